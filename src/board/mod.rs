@@ -1,0 +1,609 @@
+//! The board: stones, strings, liberties, captures and Zobrist hashes.
+//!
+//! This layer knows nothing of rules, files or text formats beyond GTP vertices. It can place a
+//! stone and resolve captures in the order every ruleset here agrees on (opposing strings
+//! without liberties first, then the mover's own), and it can preview a play without changing
+//! anything, which is what legality checks and superko need.
+//!
+//! Strings are kept incrementally: each stone points at its string's head, stones of a string
+//! form a circular list, and the head carries the string's size, its pseudo-liberty count (the
+//! number of stone/empty-neighbour adjacencies, zero exactly when the string has no liberty)
+//! and the xor of its stones' Zobrist keys, so the hash after a capture is known without
+//! walking the board.
+
+mod point;
+mod zobrist;
+
+pub use point::{Color, Move, Point, VertexError, MAX_SIDE, MIN_SIDE};
+
+use std::fmt;
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+
+fn cell_of(color: Color) -> u8 {
+    match color {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
+
+fn color_of(cell: u8) -> Option<Color> {
+    match cell {
+        BLACK => Some(Color::Black),
+        WHITE => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// A board size outside 2x2..=25x25.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a board must be between {MIN_SIDE}x{MIN_SIDE} and {MAX_SIDE}x{MAX_SIDE}; {width}x{height} is not")]
+pub struct SizeError {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// What a play would do, computed without changing the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayPreview {
+    /// Opposing stones the play removes.
+    pub captured: u32,
+    /// The mover's own stones removed because they have no liberty after the captures (the
+    /// played stone included). Zero whenever `captured` is non-zero.
+    pub self_captured: u32,
+    /// The Zobrist hash of the board after the play.
+    pub hash_after: u64,
+    /// True when the play captures exactly one stone and leaves the played stone alone in a
+    /// string with that one captured point as its only liberty: the shape of a basic ko.
+    pub ko_shape: bool,
+}
+
+/// What a play did: how many stones each side lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Removal {
+    pub captured: u32,
+    pub self_captured: u32,
+}
+
+/// A rectangular Go board with incrementally maintained strings.
+#[derive(Clone)]
+pub struct Board {
+    width: u8,
+    height: u8,
+    stride: usize,
+    cells: Vec<u8>,
+    head: Vec<u16>,
+    next: Vec<u16>,
+    libs: Vec<u16>,
+    size: Vec<u16>,
+    string_hash: Vec<u64>,
+    hash: u64,
+    stones: [u32; 2],
+}
+
+impl Board {
+    /// An empty board of the given size.
+    pub fn new(width: u8, height: u8) -> Result<Board, SizeError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(SizeError {
+                width: width.into(),
+                height: height.into(),
+            });
+        }
+        let stride = usize::from(width) + 2;
+        let len = stride * (usize::from(height) + 2);
+        let mut cells = vec![BORDER; len];
+        for row in 0..height {
+            for col in 0..width {
+                cells[(usize::from(row) + 1) * stride + usize::from(col) + 1] = EMPTY;
+            }
+        }
+        Ok(Board {
+            width,
+            height,
+            stride,
+            cells,
+            head: vec![0; len],
+            next: vec![0; len],
+            libs: vec![0; len],
+            size: vec![0; len],
+            string_hash: vec![0; len],
+            hash: 0,
+            stones: [0, 0],
+        })
+    }
+
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// Number of intersections.
+    pub fn area(&self) -> usize {
+        usize::from(self.width) * usize::from(self.height)
+    }
+
+    /// The Zobrist hash of the stones on the board (not of whose turn it is).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Stones of one colour on the board.
+    pub fn stone_count(&self, color: Color) -> u32 {
+        self.stones[color.index()]
+    }
+
+    /// True if the point lies on this board.
+    pub fn contains(&self, p: Point) -> bool {
+        p.col < self.width && p.row < self.height
+    }
+
+    fn index(&self, p: Point) -> usize {
+        (usize::from(p.row) + 1) * self.stride + usize::from(p.col) + 1
+    }
+
+    fn point_of(&self, index: usize) -> Point {
+        Point::new(
+            (index % self.stride - 1) as u8,
+            (index / self.stride - 1) as u8,
+        )
+    }
+
+    fn neighbours(&self, index: usize) -> [usize; 4] {
+        [index - self.stride, index - 1, index + 1, index + self.stride]
+    }
+
+    /// The stone at a point, if any. Points off the board read as empty.
+    pub fn get(&self, p: Point) -> Option<Color> {
+        if !self.contains(p) {
+            return None;
+        }
+        color_of(self.cells[self.index(p)])
+    }
+
+    /// Every point of the board, bottom row first, left to right.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.height).flat_map(move |row| (0..self.width).map(move |col| Point::new(col, row)))
+    }
+
+    /// The orthogonal neighbours of a point that lie on the board.
+    pub fn adjacent(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
+        let index = self.index(p);
+        self.neighbours(index)
+            .into_iter()
+            .filter(move |&n| self.cells[n] != BORDER)
+            .map(move |n| self.point_of(n))
+    }
+
+    /// The points of the string containing `p` (empty if `p` holds no stone).
+    pub fn string(&self, p: Point) -> Vec<Point> {
+        if self.get(p).is_none() {
+            return Vec::new();
+        }
+        let start = self.index(p);
+        let mut out = Vec::with_capacity(usize::from(self.size[usize::from(self.head[start])]));
+        let mut s = start;
+        loop {
+            out.push(self.point_of(s));
+            s = usize::from(self.next[s]);
+            if s == start {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The number of distinct liberties of the string containing `p` (0 if `p` is empty).
+    pub fn liberties(&self, p: Point) -> usize {
+        let mut libs: Vec<usize> = Vec::new();
+        for s in self.string(p) {
+            for n in self.neighbours(self.index(s)) {
+                if self.cells[n] == EMPTY && !libs.contains(&n) {
+                    libs.push(n);
+                }
+            }
+        }
+        libs.len()
+    }
+
+    /// What playing `color` at the empty point `p` would do, without doing it.
+    /// Returns `None` if `p` is occupied or off the board.
+    pub fn preview(&self, color: Color, p: Point) -> Option<PlayPreview> {
+        if !self.contains(p) {
+            return None;
+        }
+        let index = self.index(p);
+        if self.cells[index] != EMPTY {
+            return None;
+        }
+        let own = cell_of(color);
+        let mut heads = [0usize; 4];
+        let mut touches = [0u16; 4];
+        let mut distinct = 0;
+        let mut empty_neighbours = 0;
+        for n in self.neighbours(index) {
+            match self.cells[n] {
+                EMPTY => empty_neighbours += 1,
+                BORDER => {}
+                _ => {
+                    let h = usize::from(self.head[n]);
+                    match heads[..distinct].iter().position(|&x| x == h) {
+                        Some(i) => touches[i] += 1,
+                        None => {
+                            heads[distinct] = h;
+                            touches[distinct] = 1;
+                            distinct += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut captured = 0u32;
+        let mut captured_hash = 0u64;
+        let mut friend_keeps_liberty = false;
+        let mut friends_size = 0u32;
+        let mut friends_hash = 0u64;
+        for i in 0..distinct {
+            let h = heads[i];
+            if self.cells[h] == own {
+                friends_size += u32::from(self.size[h]);
+                friends_hash ^= self.string_hash[h];
+                if self.libs[h] > touches[i] {
+                    friend_keeps_liberty = true;
+                }
+            } else if self.libs[h] == touches[i] {
+                captured += u32::from(self.size[h]);
+                captured_hash ^= self.string_hash[h];
+            }
+        }
+        let stone_key = zobrist::key(index, color);
+        if captured == 0 && empty_neighbours == 0 && !friend_keeps_liberty {
+            // The played stone and every friendly string it joins are removed again.
+            return Some(PlayPreview {
+                captured: 0,
+                self_captured: 1 + friends_size,
+                hash_after: self.hash ^ friends_hash,
+                ko_shape: false,
+            });
+        }
+        let ko_shape = captured == 1 && friends_size == 0 && empty_neighbours == 0;
+        Some(PlayPreview {
+            captured,
+            self_captured: 0,
+            hash_after: self.hash ^ stone_key ^ captured_hash,
+            ko_shape,
+        })
+    }
+
+    /// Places a stone of `color` at the empty point `p`, removes opposing strings left without
+    /// liberties, then the mover's own string if it has none. The removed points are appended
+    /// to `removed` (captures first). Rules are not consulted: legality is the caller's job.
+    /// Playing on an occupied or off-board point changes nothing and removes nothing.
+    pub fn play(&mut self, color: Color, p: Point, removed: &mut Vec<Point>) -> Removal {
+        if !self.contains(p) || self.cells[self.index(p)] != EMPTY {
+            return Removal::default();
+        }
+        let index = self.index(p);
+        self.put_stone(index, color);
+        let opponent = cell_of(color.opponent());
+        let mut result = Removal::default();
+        for n in self.neighbours(index) {
+            if self.cells[n] == opponent && self.libs[usize::from(self.head[n])] == 0 {
+                result.captured += self.remove_string(usize::from(self.head[n]), removed);
+            }
+        }
+        let own_head = usize::from(self.head[index]);
+        if self.libs[own_head] == 0 {
+            result.self_captured = self.remove_string(own_head, removed);
+        }
+        result
+    }
+
+    /// Puts a stone on an empty point without resolving captures: for setting up positions.
+    /// Returns false (and changes nothing) if the point is occupied or off the board.
+    pub fn set_stone(&mut self, color: Color, p: Point) -> bool {
+        if !self.contains(p) || self.cells[self.index(p)] != EMPTY {
+            return false;
+        }
+        let index = self.index(p);
+        self.put_stone(index, color);
+        true
+    }
+
+    /// Removes the stone at `p` (and only that stone) for setting up or repairing positions.
+    /// Strings are rebuilt from scratch, since removing one stone can split a string.
+    pub fn clear_point(&mut self, p: Point) -> Option<Color> {
+        let color = self.get(p)?;
+        let stones: Vec<(Point, Color)> = self
+            .points()
+            .filter(|&q| q != p)
+            .filter_map(|q| self.get(q).map(|c| (q, c)))
+            .collect();
+        let mut fresh = Board::new(self.width, self.height).expect("same size as self");
+        for (q, c) in stones {
+            fresh.set_stone(c, q);
+        }
+        *self = fresh;
+        Some(color)
+    }
+
+    /// A point of some string without any liberty, if there is one.
+    pub fn string_without_liberty(&self) -> Option<Point> {
+        self.points().find(|&p| {
+            let i = self.index(p);
+            self.cells[i] != EMPTY && self.libs[usize::from(self.head[i])] == 0
+        })
+    }
+
+    fn put_stone(&mut self, index: usize, color: Color) {
+        let own = cell_of(color);
+        let key = zobrist::key(index, color);
+        self.cells[index] = own;
+        self.head[index] = index as u16;
+        self.next[index] = index as u16;
+        self.size[index] = 1;
+        self.string_hash[index] = key;
+        self.hash ^= key;
+        self.stones[color.index()] += 1;
+        let mut libs = 0;
+        for n in self.neighbours(index) {
+            match self.cells[n] {
+                EMPTY => libs += 1,
+                BORDER => {}
+                _ => {
+                    let h = usize::from(self.head[n]);
+                    self.libs[h] -= 1;
+                }
+            }
+        }
+        self.libs[index] = libs;
+        for n in self.neighbours(index) {
+            if self.cells[n] == own {
+                let a = usize::from(self.head[index]);
+                let b = usize::from(self.head[n]);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    fn merge(&mut self, a: usize, b: usize) {
+        let (keep, gone) = if self.size[a] >= self.size[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = gone;
+        loop {
+            self.head[s] = keep as u16;
+            s = usize::from(self.next[s]);
+            if s == gone {
+                break;
+            }
+        }
+        self.next.swap(keep, gone);
+        self.libs[keep] += self.libs[gone];
+        self.size[keep] += self.size[gone];
+        self.string_hash[keep] ^= self.string_hash[gone];
+    }
+
+    fn remove_string(&mut self, head: usize, removed: &mut Vec<Point>) -> u32 {
+        let color = color_of(self.cells[head]).expect("a string head holds a stone");
+        let first = removed.len();
+        let mut s = head;
+        loop {
+            self.cells[s] = EMPTY;
+            removed.push(self.point_of(s));
+            s = usize::from(self.next[s]);
+            if s == head {
+                break;
+            }
+        }
+        self.hash ^= self.string_hash[head];
+        let count = (removed.len() - first) as u32;
+        self.stones[color.index()] -= count;
+        for k in first..removed.len() {
+            let index = self.index(removed[k]);
+            for n in self.neighbours(index) {
+                if self.cells[n] == BLACK || self.cells[n] == WHITE {
+                    let h = usize::from(self.head[n]);
+                    self.libs[h] += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// Appends the stones of the board, one byte a point, to `out`: a compact snapshot for
+    /// comparing whole positions when hashes match.
+    pub fn write_snapshot(&self, out: &mut Vec<u8>) {
+        for row in 0..usize::from(self.height) {
+            let start = (row + 1) * self.stride + 1;
+            out.extend_from_slice(&self.cells[start..start + usize::from(self.width)]);
+        }
+    }
+
+    /// True if `snapshot` (as written by [`Board::write_snapshot`]) shows this position.
+    pub fn matches_snapshot(&self, snapshot: &[u8]) -> bool {
+        let width = usize::from(self.width);
+        snapshot.len() == self.area()
+            && (0..usize::from(self.height)).all(|row| {
+                let start = (row + 1) * self.stride + 1;
+                self.cells[start..start + width] == snapshot[row * width..(row + 1) * width]
+            })
+    }
+
+    /// The hash recomputed from scratch; equals [`Board::hash`] on every reachable board.
+    pub fn hash_from_scratch(&self) -> u64 {
+        self.points()
+            .filter_map(|p| self.get(p).map(|c| zobrist::key(self.index(p), c)))
+            .fold(0, |h, k| h ^ k)
+    }
+
+    /// The position as a diagram: top row first, `X` black, `O` white, `.` empty, points
+    /// separated by single spaces.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for row in (0..self.height).rev() {
+            for col in 0..self.width {
+                if col > 0 {
+                    out.push(' ');
+                }
+                out.push(match self.get(Point::new(col, row)) {
+                    Some(c) => c.stone_char(),
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when they have the same size and the same stones.
+    fn eq(&self, other: &Board) -> bool {
+        self.width == other.width && self.height == other.height && self.cells == other.cells
+    }
+}
+
+impl Eq for Board {}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board {}x{}\n{}", self.width, self.height, self.diagram())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(s: &str, b: &Board) -> Point {
+        Point::parse_gtp(s, b.width(), b.height()).unwrap()
+    }
+
+    fn play(b: &mut Board, c: Color, s: &str) -> (Removal, Vec<Point>) {
+        let p = pt(s, b);
+        let mut removed = Vec::new();
+        let r = b.play(c, p, &mut removed);
+        (r, removed)
+    }
+
+    #[test]
+    fn sizes_outside_the_range_are_refused() {
+        assert!(Board::new(1, 5).is_err());
+        assert!(Board::new(26, 5).is_err());
+        assert!(Board::new(2, 25).is_ok());
+        assert!(Board::new(25, 2).is_ok());
+    }
+
+    #[test]
+    fn a_corner_stone_is_captured_by_two_stones() {
+        let mut b = Board::new(9, 9).unwrap();
+        play(&mut b, Color::Black, "A1");
+        play(&mut b, Color::White, "A2");
+        let (r, removed) = play(&mut b, Color::White, "B1");
+        assert_eq!(r.captured, 1);
+        assert_eq!(removed, vec![pt("A1", &b)]);
+        assert_eq!(b.get(pt("A1", &b)), None);
+        assert_eq!(b.stone_count(Color::Black), 0);
+        assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+
+    #[test]
+    fn capture_comes_before_self_capture() {
+        // White's A1 has no liberty of its own but captures the black stone at B1... once
+        // that stone is itself out of liberties.
+        let mut b = Board::new(5, 5).unwrap();
+        for (c, v) in [
+            (Color::Black, "B1"),
+            (Color::Black, "A2"),
+            (Color::White, "C1"),
+            (Color::White, "B2"),
+        ] {
+            b.set_stone(c, pt(v, &b));
+        }
+        // A1 for White: no empty neighbour; B1 has liberty only at A1 -> captured.
+        let preview = b.preview(Color::White, pt("A1", &b)).unwrap();
+        assert_eq!(preview.captured, 1);
+        assert_eq!(preview.self_captured, 0);
+        let (r, _) = play(&mut b, Color::White, "A1");
+        assert_eq!(r.captured, 1);
+        assert_eq!(r.self_captured, 0);
+        assert_eq!(b.hash(), preview.hash_after);
+    }
+
+    #[test]
+    fn self_capture_removes_the_whole_string_and_the_preview_agrees() {
+        let mut b = Board::new(5, 5).unwrap();
+        for v in ["A3", "B2", "C1"] {
+            b.set_stone(Color::White, pt(v, &b));
+        }
+        b.set_stone(Color::Black, pt("A2", &b));
+        let preview = b.preview(Color::Black, pt("A1", &b)).unwrap();
+        let before = b.hash();
+        // A1 would leave A1+B1.. no: B1 is empty, so A1 joins A2 with liberty B1.
+        assert_eq!(preview.self_captured, 0);
+        b.set_stone(Color::Black, pt("B1", &b));
+        let preview = b.preview(Color::Black, pt("A1", &b)).unwrap();
+        assert_eq!(preview.self_captured, 3);
+        assert_eq!(preview.captured, 0);
+        let (r, removed) = play(&mut b, Color::Black, "A1");
+        assert_eq!(r.self_captured, 3);
+        assert_eq!(removed.len(), 3);
+        assert_eq!(b.hash(), preview.hash_after);
+        assert_ne!(b.hash(), before);
+        assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+
+    #[test]
+    fn ko_shape_is_recognised() {
+        // Black C2 sits in White's mouth; White B2 takes it and is left with C2 as its only
+        // liberty: the shape of a basic ko.
+        let mut b = Board::new(5, 5).unwrap();
+        for v in ["B1", "A2", "B3", "C2"] {
+            b.set_stone(Color::Black, pt(v, &b));
+        }
+        for v in ["C1", "D2", "C3"] {
+            b.set_stone(Color::White, pt(v, &b));
+        }
+        let preview = b.preview(Color::White, pt("B2", &b)).unwrap();
+        assert_eq!(preview.captured, 1);
+        assert!(preview.ko_shape);
+        // Capturing two stones is never a ko shape.
+        let quiet = b.preview(Color::White, pt("E5", &b)).unwrap();
+        assert!(!quiet.ko_shape);
+    }
+
+    #[test]
+    fn snapshots_compare_whole_positions() {
+        let mut b = Board::new(7, 5).unwrap();
+        let mut snap = Vec::new();
+        b.write_snapshot(&mut snap);
+        assert!(b.matches_snapshot(&snap));
+        play(&mut b, Color::Black, "G5");
+        assert!(!b.matches_snapshot(&snap));
+        assert_eq!(b.diagram().lines().next(), Some(". . . . . . X"));
+    }
+
+    #[test]
+    fn clear_point_splits_strings() {
+        let mut b = Board::new(5, 5).unwrap();
+        for v in ["A1", "B1", "C1"] {
+            b.set_stone(Color::Black, pt(v, &b));
+        }
+        assert_eq!(b.string(pt("A1", &b)).len(), 3);
+        b.clear_point(pt("B1", &b));
+        assert_eq!(b.string(pt("A1", &b)).len(), 1);
+        assert_eq!(b.liberties(pt("A1", &b)), 2);
+        assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+}

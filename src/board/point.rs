@@ -1,0 +1,208 @@
+//! Colours, points and GTP vertex notation.
+//!
+//! Everything a person reads or writes uses GTP vertices: a column letter A-Z skipping I,
+//! then a row number counted from 1 at the bottom. Internally a point is a (column, row)
+//! pair counted from the bottom-left corner, so text and storage never disagree on
+//! orientation.
+
+use std::fmt;
+
+/// The largest board side we accept. GTP letters A-Z without I give 25 columns.
+pub const MAX_SIDE: u8 = 25;
+/// The smallest board side we accept: a 1xN board has no interesting play.
+pub const MIN_SIDE: u8 = 2;
+
+/// Column letters in GTP order (no I).
+const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// A player, or the colour of a stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    /// Both colours, Black first.
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
+
+    /// The other player.
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// 0 for Black, 1 for White: an index into per-colour arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The one-letter GTP/SGF form, `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
+    /// The diagram form, `X` for Black and `O` for White.
+    pub fn stone_char(self) -> char {
+        match self {
+            Color::Black => 'X',
+            Color::White => 'O',
+        }
+    }
+
+    /// Parses `B`, `W`, `black`, `white` (any case), as GTP allows.
+    pub fn parse(text: &str) -> Option<Color> {
+        match text.to_ascii_lowercase().as_str() {
+            "b" | "black" => Some(Color::Black),
+            "w" | "white" => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The name in lower case, as used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// An intersection: column and row counted from 0 at the bottom-left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    pub col: u8,
+    pub row: u8,
+}
+
+/// Why a vertex could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VertexError {
+    #[error("`{0}` is not a vertex: expected a column letter A-Z (no I) and a row number, like D4")]
+    Malformed(String),
+    #[error("`{text}` is off the {width}x{height} board")]
+    OffBoard { text: String, width: u8, height: u8 },
+}
+
+impl Point {
+    pub fn new(col: u8, row: u8) -> Point {
+        Point { col, row }
+    }
+
+    /// Reads a GTP vertex such as `D4` or `t19` and checks it lies on a `width` x `height`
+    /// board. `pass` is not a point; callers that accept passes check for it first.
+    pub fn parse_gtp(text: &str, width: u8, height: u8) -> Result<Point, VertexError> {
+        let malformed = || VertexError::Malformed(text.to_string());
+        let bytes = text.trim().as_bytes();
+        let (&letter, digits) = bytes.split_first().ok_or_else(malformed)?;
+        let letter = letter.to_ascii_uppercase();
+        let col = COLUMNS
+            .iter()
+            .position(|&c| c == letter)
+            .ok_or_else(malformed)?;
+        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+            return Err(malformed());
+        }
+        let row: usize = std::str::from_utf8(digits)
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .ok_or_else(malformed)?;
+        if row == 0 || row > usize::from(height) || col >= usize::from(width) {
+            return Err(VertexError::OffBoard {
+                text: text.trim().to_string(),
+                width,
+                height,
+            });
+        }
+        Ok(Point::new(col as u8, (row - 1) as u8))
+    }
+
+    /// The GTP vertex, e.g. `D4`.
+    pub fn to_gtp(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letter = COLUMNS
+            .get(usize::from(self.col))
+            .map(|&c| c as char)
+            .unwrap_or('?');
+        write!(f, "{}{}", letter, u32::from(self.row) + 1)
+    }
+}
+
+/// A move: a board play at a point, or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Play(Point),
+    Pass,
+}
+
+impl Move {
+    /// Reads `pass` or a GTP vertex.
+    pub fn parse_gtp(text: &str, width: u8, height: u8) -> Result<Move, VertexError> {
+        if text.trim().eq_ignore_ascii_case("pass") {
+            Ok(Move::Pass)
+        } else {
+            Point::parse_gtp(text, width, height).map(Move::Play)
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Play(p) => write!(f, "{p}"),
+            Move::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertices_skip_i_and_count_rows_from_the_bottom() {
+        assert_eq!(Point::parse_gtp("A1", 19, 19), Ok(Point::new(0, 0)));
+        assert_eq!(Point::parse_gtp("J1", 19, 19), Ok(Point::new(8, 0)));
+        assert_eq!(Point::parse_gtp("t19", 19, 19), Ok(Point::new(18, 18)));
+        assert_eq!(Point::new(8, 0).to_string(), "J1");
+        assert_eq!(Point::new(24, 24).to_string(), "Z25");
+    }
+
+    #[test]
+    fn bad_vertices_are_errors_not_panics() {
+        for text in ["", "I5", "A0", "A", "4A", "A-1", "A123", "é1"] {
+            assert!(Point::parse_gtp(text, 19, 19).is_err(), "{text}");
+        }
+        assert!(matches!(
+            Point::parse_gtp("T19", 9, 9),
+            Err(VertexError::OffBoard { .. })
+        ));
+        assert!(matches!(
+            Point::parse_gtp("A10", 9, 9),
+            Err(VertexError::OffBoard { .. })
+        ));
+    }
+
+    #[test]
+    fn rectangular_boards_check_each_side() {
+        assert!(Point::parse_gtp("G3", 7, 3).is_ok());
+        assert!(Point::parse_gtp("H3", 7, 3).is_err());
+        assert!(Point::parse_gtp("G4", 7, 3).is_err());
+    }
+}

@@ -1,0 +1,448 @@
+//! The reference executor: a game as a sequence of events, each given a verdict.
+//!
+//! [`Game::apply`] accepts any event in any state and never panics: a play on an occupied
+//! point, out of turn, after the end, or against a ko rule gets an illegal verdict with a
+//! reason, and the state is left exactly as it was. Legal events change the state.
+
+mod history;
+
+pub use history::History;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{Board, Color, Move, Point, SizeError, VertexError};
+use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule};
+
+/// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The point already holds a stone.
+    Occupied,
+    /// The play would leave the mover's own stones without liberties, which the rules forbid.
+    Suicide,
+    /// The immediate recapture of a single stone that just captured a single stone.
+    Ko,
+    /// The play would recreate a position that the ko rule in force forbids repeating.
+    Superko,
+    /// It is the other player's turn (a failure of alternation).
+    OutOfTurn,
+    /// Play is paused after consecutive passes; only the ending procedure may continue.
+    GamePaused,
+    /// The game is over.
+    GameOver,
+}
+
+impl Reason {
+    pub const ALL: &'static [Reason] = &[
+        Reason::Occupied,
+        Reason::Suicide,
+        Reason::Ko,
+        Reason::Superko,
+        Reason::OutOfTurn,
+        Reason::GamePaused,
+        Reason::GameOver,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Reason::Occupied => "occupied",
+            Reason::Suicide => "suicide",
+            Reason::Ko => "ko",
+            Reason::Superko => "superko",
+            Reason::OutOfTurn => "out-of-turn",
+            Reason::GamePaused => "game-paused",
+            Reason::GameOver => "game-over",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl FromStr for Reason {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Reason, String> {
+        Reason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.word() == text)
+            .ok_or_else(|| {
+                let words: Vec<&str> = Reason::ALL.iter().map(|r| r.word()).collect();
+                format!(
+                    "unknown reason `{text}`; expected one of: {}",
+                    words.join(", ")
+                )
+            })
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Moves are being made.
+    Playing,
+    /// Two consecutive passes paused play; the players try to agree on dead stones.
+    Paused,
+    /// The game is over.
+    Ended,
+}
+
+impl Phase {
+    pub const ALL: &'static [Phase] = &[Phase::Playing, Phase::Paused, Phase::Ended];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Phase::Playing => "playing",
+            Phase::Paused => "paused",
+            Phase::Ended => "ended",
+        }
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl FromStr for Phase {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Phase, String> {
+        Phase::ALL
+            .iter()
+            .copied()
+            .find(|p| p.word() == text)
+            .ok_or_else(|| format!("unknown phase `{text}`; expected one of: playing, paused, ended"))
+    }
+}
+
+/// One thing that happens in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A player makes a move: a board play or a pass.
+    Move(Color, Move),
+}
+
+impl Event {
+    /// Reads `B D4`, `W pass`, `black c3` (GTP colour and vertex).
+    pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
+        let mut words = text.split_whitespace();
+        let (Some(color), Some(vertex), None) = (words.next(), words.next(), words.next()) else {
+            return Err(EventError::Malformed(text.to_string()));
+        };
+        let color = Color::parse(color).ok_or_else(|| EventError::Malformed(text.to_string()))?;
+        let mv = Move::parse_gtp(vertex, width, height)?;
+        Ok(Event::Move(color, mv))
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Move(c, m) => write!(f, "{c} {m}"),
+        }
+    }
+}
+
+/// An event that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EventError {
+    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`")]
+    Malformed(String),
+    #[error(transparent)]
+    Vertex(#[from] VertexError),
+}
+
+/// What the executor says of one event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The event was legal and has been applied. `captured` are the opposing stones removed,
+    /// `self_captured` the mover's own (only where the rules allow self-capture).
+    Legal {
+        captured: Vec<Point>,
+        self_captured: Vec<Point>,
+    },
+    /// The event was refused; the state is unchanged.
+    Illegal(Reason),
+}
+
+impl Verdict {
+    pub fn is_legal(&self) -> bool {
+        matches!(self, Verdict::Legal { .. })
+    }
+
+    pub fn reason(&self) -> Option<Reason> {
+        match self {
+            Verdict::Illegal(r) => Some(*r),
+            Verdict::Legal { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Legal { captured, .. } if captured.is_empty() => f.write_str("legal"),
+            Verdict::Legal { captured, .. } => {
+                let points: Vec<String> = captured.iter().map(|p| p.to_string()).collect();
+                write!(f, "legal, captures {}", points.join(" "))
+            }
+            Verdict::Illegal(r) => write!(f, "illegal: {r}"),
+        }
+    }
+}
+
+/// Whether the set-up position is part of the repetition history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SetupHistory {
+    /// The set-up position is the first entry of the history, with the given player to move,
+    /// and counts as created by a board play of the other player, as if that player had just
+    /// made the last move of a game that reached it.
+    #[default]
+    Played,
+    /// The set-up position is not in the history: only positions that arise afterwards count.
+    Excluded,
+}
+
+impl SetupHistory {
+    pub fn word(self) -> &'static str {
+        match self {
+            SetupHistory::Played => "played",
+            SetupHistory::Excluded => "excluded",
+        }
+    }
+}
+
+/// Everything needed to start a game: size, position, who moves, history convention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub width: u8,
+    pub height: u8,
+    pub stones: Vec<(Point, Color)>,
+    pub to_move: Color,
+    pub history: SetupHistory,
+}
+
+impl Setup {
+    /// An empty board of the given size with Black to move.
+    pub fn empty(width: u8, height: u8) -> Setup {
+        Setup {
+            width,
+            height,
+            stones: Vec::new(),
+            to_move: Color::Black,
+            history: SetupHistory::Played,
+        }
+    }
+}
+
+/// A set-up that describes no legal starting position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    #[error("set-up stone at {0} is off the board or on a point given twice")]
+    BadStone(Point),
+    #[error("set-up position has a string without liberties at {0}")]
+    NoLiberty(Point),
+}
+
+/// A game in progress under one set of rules.
+#[derive(Clone)]
+pub struct Game {
+    rules: Rules,
+    board: Board,
+    to_move: Color,
+    phase: Phase,
+    prisoners: [u32; 2],
+    consecutive_passes: u32,
+    /// The simple-ko ban: this player may not play at this point on this turn.
+    ko_ban: Option<(Color, Point)>,
+    history: History,
+    removed: Vec<Point>,
+}
+
+impl Game {
+    /// Starts a game from a set-up.
+    pub fn new(rules: Rules, setup: &Setup) -> Result<Game, SetupError> {
+        let mut board = Board::new(setup.width, setup.height)?;
+        for &(p, c) in &setup.stones {
+            if !board.set_stone(c, p) {
+                return Err(SetupError::BadStone(p));
+            }
+        }
+        if let Some(p) = board.string_without_liberty() {
+            return Err(SetupError::NoLiberty(p));
+        }
+        let mut history = History::new();
+        if setup.history == SetupHistory::Played {
+            history.record(&board, setup.to_move, Some(setup.to_move.opponent()), false);
+        }
+        Ok(Game {
+            rules,
+            board,
+            to_move: setup.to_move,
+            phase: Phase::Playing,
+            prisoners: [0, 0],
+            consecutive_passes: 0,
+            ko_ban: None,
+            history,
+            removed: Vec::new(),
+        })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Prisoners held by `color`: opposing stones it captured, pass stones handed to it, and
+    /// stones the opponent removed by self-capture.
+    pub fn prisoners(&self, color: Color) -> u32 {
+        self.prisoners[color.index()]
+    }
+
+    /// Number of positions in the repetition history.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Judges a board play by `color` at `point` as if it were `color`'s turn, without
+    /// changing anything. This is the question GTP's `is_legal` asks.
+    pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Paused => return Err(Reason::GamePaused),
+            Phase::Ended => return Err(Reason::GameOver),
+        }
+        let Some(preview) = self.board.preview(color, point) else {
+            return Err(Reason::Occupied);
+        };
+        let suicide_banned = match self.rules.suicide {
+            SuicideRule::Forbidden => preview.self_captured > 0,
+            SuicideRule::MultiStone => preview.self_captured == 1,
+            SuicideRule::Allowed => false,
+        };
+        if suicide_banned {
+            return Err(Reason::Suicide);
+        }
+        let is_ko_retake = self.ko_ban == Some((color, point));
+        if is_ko_retake && self.rules.ko == KoRule::Simple {
+            return Err(Reason::Ko);
+        }
+        let repeats = self
+            .history
+            .repeats(self.rules.ko, color, preview.hash_after, || {
+                let mut after = self.board.clone();
+                after.play(color, point, &mut Vec::new());
+                after
+            });
+        if repeats {
+            return Err(if is_ko_retake { Reason::Ko } else { Reason::Superko });
+        }
+        Ok(())
+    }
+
+    /// Judges an event and, if it is legal, applies it.
+    pub fn apply(&mut self, event: Event) -> Verdict {
+        let Event::Move(color, mv) = event;
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Paused => return Verdict::Illegal(Reason::GamePaused),
+            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
+        }
+        if color != self.to_move {
+            return Verdict::Illegal(Reason::OutOfTurn);
+        }
+        match mv {
+            Move::Pass => {
+                self.pass(color);
+                Verdict::Legal {
+                    captured: Vec::new(),
+                    self_captured: Vec::new(),
+                }
+            }
+            Move::Play(point) => match self.check_play(color, point) {
+                Err(reason) => Verdict::Illegal(reason),
+                Ok(()) => self.play(color, point),
+            },
+        }
+    }
+
+    /// Applies an event by `color` even if it is the other player's turn: GTP's `play`
+    /// convention, which controllers use to set up positions with consecutive moves of one
+    /// colour. Every other rule still applies.
+    pub fn apply_out_of_turn(&mut self, event: Event) -> Verdict {
+        let Event::Move(color, _) = event;
+        if self.phase == Phase::Playing && color != self.to_move {
+            let saved = (self.to_move, self.ko_ban);
+            self.to_move = color;
+            self.ko_ban = None;
+            let verdict = self.apply(event);
+            if !verdict.is_legal() {
+                (self.to_move, self.ko_ban) = saved;
+            }
+            verdict
+        } else {
+            self.apply(event)
+        }
+    }
+
+    fn pass(&mut self, color: Color) {
+        if self.rules.pass_stones == PassStones::On {
+            self.prisoners[color.opponent().index()] += 1;
+        }
+        self.ko_ban = None;
+        self.to_move = color.opponent();
+        self.history.record(&self.board, self.to_move, None, true);
+        self.consecutive_passes += 1;
+        if self.consecutive_passes >= 2 {
+            self.phase = match self.rules.ending {
+                Ending::TwoPasses => Phase::Ended,
+                Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
+            };
+        }
+    }
+
+    fn play(&mut self, color: Color, point: Point) -> Verdict {
+        let ko_shape = self
+            .board
+            .preview(color, point)
+            .is_some_and(|preview| preview.ko_shape);
+        self.removed.clear();
+        let removal = self.board.play(color, point, &mut self.removed);
+        let captured_count = removal.captured as usize;
+        let captured = self.removed[..captured_count].to_vec();
+        let self_captured = self.removed[captured_count..].to_vec();
+        self.prisoners[color.index()] += removal.captured;
+        self.prisoners[color.opponent().index()] += removal.self_captured;
+        self.ko_ban = if ko_shape {
+            Some((color.opponent(), captured[0]))
+        } else {
+            None
+        };
+        self.consecutive_passes = 0;
+        self.to_move = color.opponent();
+        self.history
+            .record(&self.board, self.to_move, Some(color), false);
+        Verdict::Legal {
+            captured,
+            self_captured,
+        }
+    }
+}

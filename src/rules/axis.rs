@@ -1,0 +1,197 @@
+//! The independent rules axes, one enum each.
+//!
+//! Each value has exactly one word, and that word is the same on the command line, in
+//! spec/rulesets/*.toml, in scenarios and in the GTP extensions. The `axis!` macro keeps the
+//! enum, its words and its error message in one place so they cannot drift apart.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An axis name or value that is not one of ours. The message lists what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{given}`; expected one of: {allowed}")]
+pub struct UnknownWord {
+    pub what: String,
+    pub given: String,
+    pub allowed: String,
+}
+
+macro_rules! axis {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $axis:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $word:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            /// The axis name as written in rulesets and on the command line.
+            pub const AXIS: &'static str = $axis;
+            /// Every value, in documentation order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value's one word.
+            pub fn word(self) -> &'static str {
+                match self {
+                    $($name::$variant => $word),+
+                }
+            }
+
+            /// The words of every value, comma separated, for error messages.
+            pub fn allowed() -> String {
+                [$($word),+].join(", ")
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownWord;
+            fn from_str(text: &str) -> Result<Self, UnknownWord> {
+                match text {
+                    $($word => Ok($name::$variant),)+
+                    _ => Err(UnknownWord {
+                        what: format!("value for `{}`", $axis),
+                        given: text.to_string(),
+                        allowed: $name::allowed(),
+                    }),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.word())
+            }
+        }
+    };
+}
+
+axis!(
+    /// Which repetitions a board play may not create.
+    KoRule, "ko" {
+        /// Only the immediate recapture of a single stone that just captured a single stone.
+        Simple = "simple",
+        /// No play may recreate any earlier whole-board position (PSK).
+        Positional = "positional",
+        /// No play may recreate an earlier position with the same player to move (SSK),
+        /// positions reached by passes included.
+        Situational = "situational",
+        /// No play may recreate a position that the same player earlier created by a board
+        /// play (NSSK); passes create nothing.
+        NaturalSituational = "natural-situational",
+    }
+);
+
+axis!(
+    /// Whether a play may leave the mover's own stones without liberties.
+    SuicideRule, "suicide" {
+        /// Any self-capture is illegal.
+        Forbidden = "forbidden",
+        /// Self-capture of two or more stones is allowed; of the single played stone it is not.
+        MultiStone = "multi-stone",
+        /// Any self-capture is allowed; the stones become the opponent's prisoners.
+        Allowed = "allowed",
+    }
+);
+
+axis!(
+    /// Whether a pass hands the opponent a stone as a prisoner.
+    PassStones, "pass-stones" {
+        On = "on",
+        Off = "off",
+    }
+);
+
+axis!(
+    /// What the score counts.
+    Scoring, "scoring" {
+        /// Territory plus prisoners (captures, agreed dead stones, pass stones) plus komi.
+        Territory = "territory",
+        /// Stones on the board plus territory plus komi; prisoners are ignored.
+        Area = "area",
+    }
+);
+
+axis!(
+    /// Whether empty points inside a seki that only one colour borders count as territory.
+    SekiEyes, "seki-eyes" {
+        Count = "count",
+        Neutral = "neutral",
+    }
+);
+
+axis!(
+    /// Extra points for White in handicap games under area counting.
+    HandicapCompensation, "handicap-compensation" {
+        /// Nothing.
+        None = "none",
+        /// One point for each handicap stone after the first (AGA, BGA).
+        NMinusOne = "n-minus-one",
+        /// One point for each handicap stone (Chinese).
+        N = "n",
+    }
+);
+
+axis!(
+    /// Where handicap stones go.
+    HandicapPlacement, "handicap-placement" {
+        /// On the star points, in the traditional patterns.
+        Fixed = "fixed",
+        /// Wherever Black chooses.
+        Free = "free",
+    }
+);
+
+axis!(
+    /// How the game ends.
+    Ending, "ending" {
+        /// Two passes pause play; agreement ends it; a dispute resumes play with the opponent
+        /// of the last passer; two passes opening a resumption end it with every stone alive.
+        PauseAgreeResume = "pause-agree-resume",
+        /// Two passes end the game and the position is scored as it stands.
+        TwoPasses = "two-passes",
+        /// Two passes stop play; without agreement play goes on; if the players cannot agree
+        /// who moves, every stone counts as alive (New Zealand).
+        PlayOn = "play-on",
+        /// Two passes stop play; dead stones by agreement; disputes go to a referee.
+        Agreement = "agreement",
+    }
+);
+
+axis!(
+    /// Whether White must make the last pass (handing another pass stone if Black passed last).
+    WhitePassesLast, "white-passes-last" {
+        Yes = "yes",
+        No = "no",
+    }
+);
+
+axis!(
+    /// Who wins a game whose margin is zero.
+    Draws, "draws" {
+        /// A draw (jigo) stands.
+        Jigo = "jigo",
+        /// White wins every draw (AGA Tournament Rules 1988).
+        WhiteWins = "white-wins",
+        /// White wins draws in handicap games only (London Open rule 1).
+        WhiteWinsHandicap = "white-wins-handicap",
+    }
+);
+
+axis!(
+    /// What happens when an illegal move is found standing on the board.
+    IllegalMoveProcedure, "illegal-move" {
+        /// The ruleset names no procedure: an illegal move simply cannot be made.
+        None = "none",
+        /// BGA: unwind and pass if noticed at once; later, rewind only by agreement.
+        Bga = "bga",
+        /// EGF rule 4 / London Open rule 4: unwind if noticed within three moves.
+        EgfRule4 = "egf-rule-4",
+        /// AGA Rule 8: taken back and counted as a pass, if pointed out before the opponent moves.
+        AgaRule8 = "aga-rule-8",
+    }
+);
