@@ -1,1 +1,300 @@
-//! placeholder
+//! Running scenarios through any implementation of the rules.
+//!
+//! [`Referee`] is what an implementation exposes; [`Reference`] is ours, and it gets no
+//! privileged path: [`run_scenario`] only ever talks to the trait. A scenario under one run is
+//! one trial, and every expectation of that run is compared with what the implementation
+//! says and shows.
+
+mod reference;
+
+pub use reference::Reference;
+
+use std::fmt;
+
+use crate::board::{Color, Point};
+use crate::game::{Event, Phase, Setup, Verdict};
+use crate::rules::Rules;
+use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
+
+/// Who an implementation is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineInfo {
+    pub name: String,
+    pub version: String,
+}
+
+/// The implementation cannot play under these rules or from this set-up: the trial is not
+/// applicable, which is neither a pass nor a failure.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unsupported: {0}")]
+pub struct Unsupported(pub String);
+
+/// The implementation broke down (crashed, answered nonsense): an error, not a verdict.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine error: {0}")]
+pub struct EngineError(pub String);
+
+/// What an implementation can show of the state; `None` means it cannot observe that.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observation {
+    /// The stones on the board, sorted by point.
+    pub stones: Option<Stones>,
+    pub to_move: Option<Color>,
+    /// Prisoners held by Black and by White, pass stones included.
+    pub prisoners: Option<[u32; 2]>,
+    pub phase: Option<Phase>,
+}
+
+/// An implementation of the rules that can be checked against the scenarios.
+pub trait Referee {
+    /// Name and version, for reports.
+    fn info(&self) -> EngineInfo;
+    /// Starts a game from a full set-up under the given rules.
+    fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported>;
+    /// Applies one event. An illegal play is a verdict, not an error.
+    fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError>;
+    /// What the implementation can show of the state now.
+    fn observe(&self) -> Observation;
+}
+
+/// One assertion that did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The move after which the check was made (0: the start).
+    pub after: usize,
+    /// The line of the expectation in the scenario file.
+    pub line: usize,
+    pub key: &'static str,
+    pub expected: String,
+    pub actual: String,
+    /// For boards: the first point where expected and actual differ.
+    pub first_difference: Option<Point>,
+}
+
+/// The outcome of one scenario under one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail(Vec<Mismatch>),
+    NotApplicable(String),
+    Error(String),
+}
+
+impl Outcome {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail(_) => "fail",
+            Outcome::NotApplicable(_) => "not applicable",
+            Outcome::Error(_) => "error",
+        }
+    }
+}
+
+/// A scenario under one run, and how it went.
+#[derive(Clone, Debug)]
+pub struct Trial {
+    pub scenario: usize,
+    pub run: usize,
+    pub outcome: Outcome,
+    /// The verdict of every event, in order (as far as the trial got).
+    pub verdicts: Vec<Verdict>,
+}
+
+/// Runs one scenario under each of its runs (or those whose label `only` accepts).
+pub fn run_scenario(
+    scenario: &Scenario,
+    index: usize,
+    referee: &mut dyn Referee,
+    only: &dyn Fn(&str) -> bool,
+) -> Vec<Trial> {
+    scenario
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, run)| only(&run.label))
+        .map(|(r, run)| {
+            let (outcome, verdicts) = run_trial(scenario, r, &run.rules, referee);
+            Trial {
+                scenario: index,
+                run: r,
+                outcome,
+                verdicts,
+            }
+        })
+        .collect()
+}
+
+fn run_trial(scenario: &Scenario, run: usize, rules: &Rules, referee: &mut dyn Referee) -> (Outcome, Vec<Verdict>) {
+    if let Err(Unsupported(why)) = referee.start(rules, &scenario.setup) {
+        return (Outcome::NotApplicable(why), Vec::new());
+    }
+    let mut mismatches = Vec::new();
+    let mut verdicts = Vec::new();
+    check_after(scenario, run, 0, None, &referee.observe(), &mut mismatches);
+    for (k, event) in scenario.events.iter().enumerate() {
+        let verdict = match referee.apply(event) {
+            Ok(v) => v,
+            Err(EngineError(why)) => {
+                return (Outcome::Error(format!("after move {}: {why}", k + 1)), verdicts);
+            }
+        };
+        check_after(scenario, run, k + 1, Some(&verdict), &referee.observe(), &mut mismatches);
+        verdicts.push(verdict);
+    }
+    let outcome = if mismatches.is_empty() {
+        Outcome::Pass
+    } else {
+        Outcome::Fail(mismatches)
+    };
+    (outcome, verdicts)
+}
+
+fn points_text(points: &[Point]) -> String {
+    if points.is_empty() {
+        return "none".to_string();
+    }
+    let mut sorted = points.to_vec();
+    sorted.sort();
+    sorted.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// A diagram of a list of stones on the scenario's board, as the scenario format writes it.
+pub fn stones_diagram(stones: &Stones, width: u8, height: u8) -> String {
+    let mut out = String::new();
+    for row in (0..height).rev() {
+        for col in 0..width {
+            if col > 0 {
+                out.push(' ');
+            }
+            let p = Point::new(col, row);
+            out.push(stones.iter().find(|(q, _)| *q == p).map_or('.', |(_, c)| c.stone_char()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn first_difference(a: &Stones, b: &Stones, width: u8, height: u8) -> Option<Point> {
+    let at = |s: &Stones, p: Point| s.iter().find(|(q, _)| *q == p).map(|(_, c)| *c);
+    (0..height)
+        .rev()
+        .flat_map(|row| (0..width).map(move |col| Point::new(col, row)))
+        .find(|&p| at(a, p) != at(b, p))
+}
+
+const NOT_OBSERVABLE: &str = "(not observable)";
+
+fn check_after(
+    scenario: &Scenario,
+    run: usize,
+    after: usize,
+    verdict: Option<&Verdict>,
+    seen: &Observation,
+    out: &mut Vec<Mismatch>,
+) {
+    let (w, h) = (scenario.setup.width, scenario.setup.height);
+    for e in scenario.expectations.iter().filter(|e| e.after == after && e.runs.contains(&run)) {
+        for check in &e.checks {
+            let mut first = None;
+            let compared: Option<(String, String)> = match check {
+                Check::Verdict(expected) => {
+                    let actual = verdict.map_or("(no move)".to_string(), |v| match v {
+                        Verdict::Legal { .. } => "legal".to_string(),
+                        Verdict::Illegal(r) => format!("illegal: {r}"),
+                    });
+                    let ok = matches!(
+                        (expected, verdict),
+                        (ExpectedVerdict::Legal, Some(Verdict::Legal { .. }))
+                    ) || matches!((expected, verdict), (ExpectedVerdict::Illegal(r), Some(Verdict::Illegal(a))) if r == a);
+                    (!ok).then(|| (expected.to_string(), actual))
+                }
+                Check::Captures(points) | Check::SelfCaptures(points) => {
+                    let actual: Vec<Point> = match verdict {
+                        Some(Verdict::Legal { captured, self_captured }) => {
+                            if matches!(check, Check::Captures(_)) {
+                                captured.clone()
+                            } else {
+                                self_captured.clone()
+                            }
+                        }
+                        _ => Vec::new(),
+                    };
+                    let (e, a) = (points_text(points), points_text(&actual));
+                    (e != a).then_some((e, a))
+                }
+                Check::Board(expected) => {
+                    let mut expected = expected.clone();
+                    expected.sort();
+                    match &seen.stones {
+                        None => Some((stones_diagram(&expected, w, h), NOT_OBSERVABLE.to_string())),
+                        Some(actual) if *actual != expected => {
+                            first = first_difference(&expected, actual, w, h);
+                            Some((stones_diagram(&expected, w, h), stones_diagram(actual, w, h)))
+                        }
+                        Some(_) => None,
+                    }
+                }
+                Check::Prisoners([b, wt]) => {
+                    let e = format!("B {b}, W {wt}");
+                    let a = seen
+                        .prisoners
+                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| format!("B {pb}, W {pw}"));
+                    (e != a).then_some((e, a))
+                }
+                Check::ToMove(c) => {
+                    let a = seen.to_move.map_or(NOT_OBSERVABLE.to_string(), |c| c.letter().to_string());
+                    (c.letter().to_string() != a).then(|| (c.letter().to_string(), a))
+                }
+                Check::Phase(p) => {
+                    let a = seen.phase.map_or(NOT_OBSERVABLE.to_string(), |p| p.to_string());
+                    (p.to_string() != a).then(|| (p.to_string(), a))
+                }
+            };
+            if let Some((expected, actual)) = compared {
+                out.push(Mismatch {
+                    after,
+                    line: e.line,
+                    key: check.key(),
+                    expected,
+                    actual,
+                    first_difference: first,
+                });
+            }
+        }
+    }
+}
+
+/// Counts of outcomes, for summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub pass: usize,
+    pub fail: usize,
+    pub not_applicable: usize,
+    pub error: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Pass => self.pass += 1,
+            Outcome::Fail(_) => self.fail += 1,
+            Outcome::NotApplicable(_) => self.not_applicable += 1,
+            Outcome::Error(_) => self.error += 1,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.pass + self.fail + self.not_applicable + self.error
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} passed, {} failed, {} not applicable, {} errors",
+            self.pass, self.fail, self.not_applicable, self.error
+        )
+    }
+}

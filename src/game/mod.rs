@@ -12,7 +12,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Color, Move, Point, SizeError, VertexError};
-use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule};
+use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +31,8 @@ pub enum Reason {
     GamePaused,
     /// The game is over.
     GameOver,
+    /// A dispute can only be raised while play is paused, under an ending that resumes play.
+    NotPaused,
 }
 
 impl Reason {
@@ -42,6 +44,7 @@ impl Reason {
         Reason::OutOfTurn,
         Reason::GamePaused,
         Reason::GameOver,
+        Reason::NotPaused,
     ];
 
     pub fn word(self) -> &'static str {
@@ -53,6 +56,7 @@ impl Reason {
             Reason::OutOfTurn => "out-of-turn",
             Reason::GamePaused => "game-paused",
             Reason::GameOver => "game-over",
+            Reason::NotPaused => "not-paused",
         }
     }
 }
@@ -125,11 +129,17 @@ impl FromStr for Phase {
 pub enum Event {
     /// A player makes a move: a board play or a pass.
     Move(Color, Move),
+    /// During a pause, the players cannot agree on the status of the stones: play resumes
+    /// with the opponent of the last player to pass (AGA-style endings).
+    Dispute,
 }
 
 impl Event {
     /// Reads `B D4`, `W pass`, `black c3` (GTP colour and vertex).
     pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
+        if text.trim() == "dispute" {
+            return Ok(Event::Dispute);
+        }
         let mut words = text.split_whitespace();
         let (Some(color), Some(vertex), None) = (words.next(), words.next(), words.next()) else {
             return Err(EventError::Malformed(text.to_string()));
@@ -144,6 +154,7 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::Move(c, m) => write!(f, "{c} {m}"),
+            Event::Dispute => f.write_str("dispute"),
         }
     }
 }
@@ -151,7 +162,7 @@ impl fmt::Display for Event {
 /// An event that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`")]
+    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`, or `dispute`")]
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
@@ -260,6 +271,11 @@ pub struct Game {
     phase: Phase,
     prisoners: [u32; 2],
     consecutive_passes: u32,
+    /// Moves made since play last resumed after a dispute (None before any dispute): two
+    /// passes opening a resumption end the game with every stone alive.
+    moves_since_resumption: Option<u32>,
+    /// The player who made the last pass.
+    last_passer: Option<Color>,
     /// The simple-ko ban: this player may not play at this point on this turn.
     ko_ban: Option<(Color, Point)>,
     history: History,
@@ -289,6 +305,8 @@ impl Game {
             phase: Phase::Playing,
             prisoners: [0, 0],
             consecutive_passes: 0,
+            moves_since_resumption: None,
+            last_passer: None,
             ko_ban: None,
             history,
             removed: Vec::new(),
@@ -360,7 +378,10 @@ impl Game {
 
     /// Judges an event and, if it is legal, applies it.
     pub fn apply(&mut self, event: Event) -> Verdict {
-        let Event::Move(color, mv) = event;
+        let (color, mv) = match event {
+            Event::Move(color, mv) => (color, mv),
+            Event::Dispute => return self.dispute(),
+        };
         match self.phase {
             Phase::Playing => {}
             Phase::Paused => return Verdict::Illegal(Reason::GamePaused),
@@ -388,7 +409,9 @@ impl Game {
     /// convention, which controllers use to set up positions with consecutive moves of one
     /// colour. Every other rule still applies.
     pub fn apply_out_of_turn(&mut self, event: Event) -> Verdict {
-        let Event::Move(color, _) = event;
+        let Event::Move(color, _) = event else {
+            return self.apply(event);
+        };
         if self.phase == Phase::Playing && color != self.to_move {
             let saved = (self.to_move, self.ko_ban);
             self.to_move = color;
@@ -403,19 +426,61 @@ impl Game {
         }
     }
 
-    fn pass(&mut self, color: Color) {
+    fn hand_pass_stone(&mut self, passer: Color) {
         if self.rules.pass_stones == PassStones::On {
-            self.prisoners[color.opponent().index()] += 1;
+            self.prisoners[passer.opponent().index()] += 1;
         }
+    }
+
+    fn pass(&mut self, color: Color) {
+        self.hand_pass_stone(color);
         self.ko_ban = None;
         self.to_move = color.opponent();
+        self.last_passer = Some(color);
         self.history.record(&self.board, self.to_move, None, true);
         self.consecutive_passes += 1;
-        if self.consecutive_passes >= 2 {
-            self.phase = match self.rules.ending {
-                Ending::TwoPasses => Phase::Ended,
-                Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
-            };
+        let opening = self.moves_since_resumption.map(|m| m + 1);
+        self.moves_since_resumption = opening;
+        if self.consecutive_passes < 2 {
+            return;
+        }
+        if opening == Some(2) && self.rules.ending == Ending::PauseAgreeResume {
+            // Both opening moves of a resumption were passes: the game ends with every stone
+            // on the board alive, and White makes the last pass.
+            self.phase = Phase::Ended;
+            self.white_passes_last();
+            return;
+        }
+        self.phase = match self.rules.ending {
+            Ending::TwoPasses => Phase::Ended,
+            Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
+        };
+    }
+
+    /// Where the rules say White passes last and Black made the last pass, White passes once
+    /// more, handing over another pass stone.
+    fn white_passes_last(&mut self) {
+        if self.rules.white_passes_last == WhitePassesLast::Yes && self.last_passer == Some(Color::Black) {
+            self.hand_pass_stone(Color::White);
+            self.last_passer = Some(Color::White);
+        }
+    }
+
+    fn dispute(&mut self) -> Verdict {
+        let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+        if self.phase != Phase::Paused || !resumes {
+            return Verdict::Illegal(match self.phase {
+                Phase::Ended => Reason::GameOver,
+                _ => Reason::NotPaused,
+            });
+        }
+        self.phase = Phase::Playing;
+        self.consecutive_passes = 0;
+        self.moves_since_resumption = Some(0);
+        self.to_move = self.last_passer.map_or(self.to_move, Color::opponent);
+        Verdict::Legal {
+            captured: Vec::new(),
+            self_captured: Vec::new(),
         }
     }
 
@@ -437,6 +502,7 @@ impl Game {
             None
         };
         self.consecutive_passes = 0;
+        self.moves_since_resumption = self.moves_since_resumption.map(|m| m + 1);
         self.to_move = color.opponent();
         self.history
             .record(&self.board, self.to_move, Some(color), false);

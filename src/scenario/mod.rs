@@ -1,1 +1,298 @@
-//! placeholder
+//! Declarative scenarios: the format, and loading it into checked, typed values.
+//!
+//! A scenario is one TOML file under conformance/<topic>/ named after its id. It gives a
+//! position, the rules to run it under (one or several rulesets, or custom runs with axis
+//! overrides), a list of events, and expectations after any event: the verdict, captures,
+//! board, prisoners, turn and phase. Where rulesets disagree, expectations say which runs they
+//! apply to with `under`. conformance/README.md documents the format with examples.
+//!
+//! Loading never panics. Every problem is reported with file, line, column and key, and a file
+//! with several problems reports them all.
+
+pub mod diagram;
+pub mod lint;
+mod raw;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use crate::board::{Color, Point};
+use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory};
+use crate::rules::{Komi, Rules};
+use crate::spec::location::{Located, Source};
+use crate::spec::{LoadError, Spec};
+
+pub use diagram::Stones;
+
+/// One way of running a scenario: a ruleset, possibly with some axes changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// The name expectations use in `under`: the ruleset name, or the custom run's name.
+    pub label: String,
+    pub ruleset: String,
+    /// Axis overrides applied on top of the ruleset, in order, as `(axis, value)` words.
+    pub overrides: Vec<(String, String)>,
+    pub rules: Rules,
+}
+
+/// The verdict an expectation asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExpectedVerdict {
+    Legal,
+    Illegal(Reason),
+}
+
+impl std::fmt::Display for ExpectedVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExpectedVerdict::Legal => f.write_str("legal"),
+            ExpectedVerdict::Illegal(r) => write!(f, "illegal: {r}"),
+        }
+    }
+}
+
+/// One thing an expectation asserts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    Verdict(ExpectedVerdict),
+    /// The opposing stones the event removed, in any order.
+    Captures(Vec<Point>),
+    /// The mover's own stones the event removed, in any order.
+    SelfCaptures(Vec<Point>),
+    /// The whole board after the event.
+    Board(Stones),
+    /// Prisoners held by Black and by White, pass stones included.
+    Prisoners([u32; 2]),
+    ToMove(Color),
+    Phase(Phase),
+}
+
+impl Check {
+    /// The scenario key this check comes from.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Check::Verdict(ExpectedVerdict::Legal) => "legal",
+            Check::Verdict(ExpectedVerdict::Illegal(_)) => "illegal",
+            Check::Captures(_) => "captures",
+            Check::SelfCaptures(_) => "self_captures",
+            Check::Board(_) => "board",
+            Check::Prisoners(_) => "prisoners",
+            Check::ToMove(_) => "to_move",
+            Check::Phase(_) => "phase",
+        }
+    }
+
+    fn kind(&self) -> u8 {
+        match self {
+            Check::Verdict(_) => 0,
+            Check::Captures(_) => 1,
+            Check::SelfCaptures(_) => 2,
+            Check::Board(_) => 3,
+            Check::Prisoners(_) => 4,
+            Check::ToMove(_) => 5,
+            Check::Phase(_) => 6,
+        }
+    }
+}
+
+/// Assertions about the state after one event (or about the start, `after == 0`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expectation {
+    /// 1-based index of the event whose verdict and aftermath are checked; 0 is the start.
+    pub after: usize,
+    /// Indices into [`Scenario::runs`] this expectation applies to.
+    pub runs: Vec<usize>,
+    pub checks: Vec<Check>,
+    /// Line of the `[[expect]]` table, for reports.
+    pub line: usize,
+    pub note: Option<String>,
+}
+
+/// A checked scenario, ready to run.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    pub clauses: Vec<String>,
+    /// What second source the expectations were checked against, and how.
+    pub checked: String,
+    /// The suite version the scenario was added in.
+    pub added: Option<String>,
+    pub path: PathBuf,
+    /// The folder under conformance/ the scenario lives in.
+    pub topic: String,
+    pub setup: Setup,
+    pub runs: Vec<Run>,
+    pub events: Vec<Event>,
+    /// Line of each event in the file.
+    pub event_lines: Vec<usize>,
+    pub expectations: Vec<Expectation>,
+}
+
+impl Scenario {
+    /// Reads one scenario file's text. `topic` is the folder it lives in.
+    pub fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result<Scenario, Vec<Located>> {
+        raw::parse(path, text, topic, spec)
+    }
+}
+
+/// The scenarios of a suite, in a stable order (by path).
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    pub scenarios: Vec<Scenario>,
+}
+
+/// Finds every scenario file under `dir`, recursively, sorted.
+pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|error| LoadError::Io {
+            path: d.clone(),
+            error,
+        })?;
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+impl Suite {
+    /// Loads scenario files or folders. A folder is searched recursively. The topic of a
+    /// scenario is the name of the folder holding it.
+    pub fn load(paths: &[PathBuf], spec: &Spec) -> Result<Suite, LoadError> {
+        let mut files = Vec::new();
+        for p in paths {
+            if p.is_dir() {
+                files.extend(find_files(p)?);
+            } else {
+                files.push(p.clone());
+            }
+        }
+        files.sort();
+        files.dedup();
+        let mut errors = Vec::new();
+        let mut scenarios: Vec<Scenario> = Vec::new();
+        let mut ids: HashMap<String, PathBuf> = HashMap::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).map_err(|error| LoadError::Io {
+                path: file.clone(),
+                error,
+            })?;
+            let topic = file
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_string();
+            match Scenario::parse(&file, &text, &topic, spec) {
+                Err(mut e) => errors.append(&mut e),
+                Ok(s) => {
+                    if let Some(first) = ids.get(&s.id) {
+                        errors.push(Located {
+                            file: file.clone(),
+                            line: 1,
+                            column: 1,
+                            key: "id".to_string(),
+                            message: format!("scenario id `{}` is already used by {}", s.id, first.display()),
+                        });
+                    } else {
+                        ids.insert(s.id.clone(), file.clone());
+                    }
+                    scenarios.push(s);
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(Suite { scenarios })
+        } else {
+            Err(LoadError::Invalid(errors))
+        }
+    }
+}
+
+/// Builds the run list from `rules`, `[[run]]` and the scenario-wide `set` and `komi`.
+pub(crate) fn resolve_runs(
+    source: &Source,
+    spec: &Spec,
+    named: &[Spanned<String>],
+    custom: &[raw::RawRun],
+    set: &BTreeMap<String, Spanned<toml::Value>>,
+    komi: Option<Komi>,
+    errors: &mut Vec<Located>,
+) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut base_overrides = Vec::new();
+    for (axis, value) in set {
+        match raw::axis_word(value.get_ref()) {
+            Some(word) => base_overrides.push((axis.clone(), word, value.span(), format!("set.{axis}"))),
+            None => errors.push(source.error(&value.span(), format!("set.{axis}"), "expected a word or a number")),
+        }
+    }
+    type Override = (String, String, std::ops::Range<usize>, String);
+    let mut wanted: Vec<(String, Spanned<String>, String, Vec<Override>)> = Vec::new();
+    for (i, name) in named.iter().enumerate() {
+        wanted.push((name.get_ref().clone(), name.clone(), format!("rules[{i}]"), Vec::new()));
+    }
+    for (i, run) in custom.iter().enumerate() {
+        let mut extra = Vec::new();
+        for (axis, value) in &run.set {
+            let key = format!("run[{i}].set.{axis}");
+            match raw::axis_word(value.get_ref()) {
+                Some(word) => extra.push((axis.clone(), word, value.span(), key)),
+                None => errors.push(source.error(&value.span(), key, "expected a word or a number")),
+            }
+        }
+        wanted.push((run.name.get_ref().clone(), run.rules.clone(), format!("run[{i}].rules"), extra));
+    }
+    for (label, ruleset, ruleset_key, extra) in wanted {
+        let mut rules = match spec.rules(ruleset.get_ref()) {
+            Ok(r) => r,
+            Err(message) => {
+                errors.push(source.error(&ruleset.span(), ruleset_key, message));
+                continue;
+            }
+        };
+        let mut overrides = Vec::new();
+        for (axis, word, span, key) in base_overrides.iter().cloned().chain(extra) {
+            if let Err(e) = rules.set(&axis, &word) {
+                errors.push(source.error(&span, key, e.to_string()));
+            }
+            overrides.push((axis, word));
+        }
+        if let Some(k) = komi {
+            rules.komi = k;
+        }
+        runs.push(Run {
+            label,
+            ruleset: ruleset.get_ref().clone(),
+            overrides,
+            rules,
+        });
+    }
+    runs
+}
+
+/// Checks that the set-up describes a legal starting position.
+pub(crate) fn check_setup(setup: &Setup) -> Result<(), String> {
+    Game::new(Rules::default(), setup).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Parses `played` / `excluded`.
+pub(crate) fn parse_setup_history(word: &str) -> Option<SetupHistory> {
+    match word {
+        "played" => Some(SetupHistory::Played),
+        "excluded" => Some(SetupHistory::Excluded),
+        _ => None,
+    }
+}

@@ -1,0 +1,160 @@
+//! `goconform explain`, `rulesets`, `lint` and `coverage`: views of the spec and the suite.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::{load_spec, load_suite, CommandResult};
+use crate::rules::AXES;
+use crate::scenario::lint;
+use crate::spec::Level;
+
+pub(super) fn explain(root: &Path, id: &str) -> CommandResult {
+    let spec = load_spec(root)?;
+    let Some(clause) = spec.clause(id) else {
+        let close: Vec<&str> = spec
+            .clauses
+            .iter()
+            .filter(|c| c.id.contains(id) || id.contains(c.id.as_str()))
+            .map(|c| c.id.as_str())
+            .take(12)
+            .collect();
+        let hint = if close.is_empty() {
+            "`goconform coverage --all` lists every clause".to_string()
+        } else {
+            format!("did you mean: {}", close.join(", "))
+        };
+        return Err(format!("unknown clause `{id}`; {hint}"));
+    };
+    let suite = load_suite(root, &[], &spec)?;
+    let document = spec.document(&clause.document);
+    println!("{}", clause.id);
+    println!("  where:   {}", clause.locator);
+    if let Some(d) = document {
+        println!("  source:  {} ({})", d.title, d.source);
+    }
+    println!("  level:   {}", clause.level);
+    println!("  topic:   {}", clause.topic);
+    println!("  says:    {}", clause.summary);
+    if let Some(note) = &clause.note {
+        println!("  note:    {note}");
+    }
+    if !clause.see.is_empty() {
+        println!("  see:     {}", clause.see.join(", "));
+    }
+    let adopters = spec.adopters(id);
+    println!(
+        "  adopted by: {}",
+        if adopters.is_empty() { "no named ruleset".to_string() } else { adopters.join(", ") }
+    );
+    let scenarios: Vec<_> = suite.scenarios.iter().filter(|s| s.clauses.iter().any(|c| c == id)).collect();
+    if scenarios.is_empty() {
+        println!("  scenarios: none");
+    } else {
+        println!("  scenarios:");
+        for s in scenarios {
+            let runs: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
+            println!("    {:<44} {} [{}]", s.id, s.title, runs.join(", "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn rulesets(root: &Path) -> CommandResult {
+    let spec = load_spec(root)?;
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    let mut header = vec!["axis".to_string()];
+    header.extend(AXES.iter().map(|a| a.to_string()));
+    columns.push(header);
+    for def in spec.rulesets() {
+        let rules = spec.rules(&def.name)?;
+        let mut col = vec![def.name.clone()];
+        col.extend(AXES.iter().map(|a| rules.get(a).unwrap_or_default()));
+        columns.push(col);
+    }
+    let widths: Vec<usize> = columns.iter().map(|c| c.iter().map(|v| v.len()).max().unwrap_or(0)).collect();
+    for row in 0..=AXES.len() {
+        let cells: Vec<String> = columns
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{:<w$}", c[row], w = *w))
+            .collect();
+        println!("{}", cells.join("  ").trim_end());
+        if row == 0 {
+            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            println!("{}", rule.join("  "));
+        }
+    }
+    println!();
+    for def in spec.rulesets() {
+        let base = def.extends.as_deref().map(|e| format!(" (extends {e})")).unwrap_or_default();
+        println!("{}{base}: {}", def.name, def.title);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn lint(root: &Path, paths: &[PathBuf]) -> CommandResult {
+    let spec = load_spec(root)?;
+    let suite = load_suite(root, paths, &spec)?;
+    let findings = lint::lint(&spec, &suite);
+    for f in &findings {
+        println!("{}: {}", f.place, f.message);
+    }
+    println!(
+        "goconform lint: {} clauses, {} rulesets, {} scenarios, {} findings",
+        spec.clauses.len(),
+        spec.ruleset_names().len(),
+        suite.scenarios.len(),
+        findings.len()
+    );
+    Ok(if findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub(super) fn coverage(root: &Path, document: Option<&str>, all: bool) -> CommandResult {
+    let spec = load_spec(root)?;
+    if let Some(d) = document {
+        if spec.document(d).is_none() {
+            let ids: Vec<&str> = spec.documents.iter().map(|d| d.id.as_str()).collect();
+            return Err(format!("unknown document `{d}`; known documents: {}", ids.join(", ")));
+        }
+    }
+    let suite = load_suite(root, &[], &spec)?;
+    let cov = lint::coverage(&spec, &suite);
+    for level in Level::ALL {
+        if level == Level::Informative && !all {
+            continue;
+        }
+        let clauses: Vec<_> = spec
+            .clauses
+            .iter()
+            .filter(|c| c.level == level && document.is_none_or(|d| c.document == d))
+            .collect();
+        if clauses.is_empty() {
+            continue;
+        }
+        let covered = clauses.iter().filter(|c| !cov[&c.id].scenarios.is_empty()).count();
+        println!("{level}: {covered} of {} clauses have scenarios", clauses.len());
+        for c in clauses {
+            let entry = &cov[&c.id];
+            let mark = if entry.scenarios.is_empty() { "  -" } else { "  +" };
+            let list = if entry.scenarios.is_empty() {
+                "(none)".to_string()
+            } else {
+                entry.scenarios.join(", ")
+            };
+            println!("{mark} {:<34} {:<12} {list}", c.id, c.topic);
+        }
+        println!();
+    }
+    let testable = spec.clauses.iter().filter(|c| c.level.is_testable()).count();
+    let covered = spec
+        .clauses
+        .iter()
+        .filter(|c| c.level.is_testable() && !cov[&c.id].scenarios.is_empty())
+        .count();
+    println!("testable clauses with scenarios: {covered} of {testable} (by level above; informative clauses need none)");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,463 @@
+//! The scenario file as written, and its translation into a checked [`Scenario`].
+//!
+//! Serde reads the file into the `Raw*` structs with byte spans on every value that needs a
+//! check serde cannot make (vertices, diagrams, names of rulesets and clauses). The checks
+//! then run in one pass that collects every problem instead of stopping at the first.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{
+    check_setup, diagram, parse_setup_history, resolve_runs, Check, Expectation, ExpectedVerdict,
+    Scenario,
+};
+use crate::board::{Color, Point};
+use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
+use crate::rules::Komi;
+use crate::spec::location::{Located, Source};
+use crate::spec::Spec;
+
+/// `rules = "aga"` or `rules = ["aga", "bga"]`.
+#[derive(Default)]
+pub(crate) struct OneOrMany(pub Vec<Spanned<String>>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<OneOrMany, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a ruleset name or a list of ruleset names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![Spanned::new(0..0, v.to_string())]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+                let mut out = Vec::new();
+                while let Some(item) = seq.next_element::<Spanned<String>>()? {
+                    out.push(item);
+                }
+                Ok(OneOrMany(out))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawScenario {
+    id: Spanned<String>,
+    title: String,
+    #[serde(default)]
+    description: String,
+    clauses: Spanned<Vec<Spanned<String>>>,
+    checked: Spanned<String>,
+    added: Option<String>,
+    rules: Option<Spanned<OneOrMany>>,
+    #[serde(default)]
+    run: Vec<RawRun>,
+    #[serde(default)]
+    set: BTreeMap<String, Spanned<toml::Value>>,
+    size: Spanned<toml::Value>,
+    komi: Option<Spanned<toml::Value>>,
+    to_move: Option<Spanned<String>>,
+    setup_history: Option<Spanned<String>>,
+    board: Option<Spanned<String>>,
+    #[serde(default)]
+    moves: Vec<Spanned<String>>,
+    #[serde(default)]
+    expect: Vec<Spanned<RawExpect>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRun {
+    pub name: Spanned<String>,
+    pub rules: Spanned<String>,
+    #[serde(default)]
+    pub set: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawExpect {
+    after: Spanned<i64>,
+    under: Option<Vec<Spanned<String>>>,
+    legal: Option<Spanned<bool>>,
+    illegal: Option<Spanned<String>>,
+    captures: Option<Vec<Spanned<String>>>,
+    self_captures: Option<Vec<Spanned<String>>>,
+    board: Option<Spanned<String>>,
+    prisoners: Option<Spanned<RawPrisoners>>,
+    to_move: Option<Spanned<String>>,
+    phase: Option<Spanned<String>>,
+    note: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPrisoners {
+    #[serde(rename = "B")]
+    black: u32,
+    #[serde(rename = "W")]
+    white: u32,
+}
+
+/// The word of an axis value written as a string or a number.
+pub(crate) fn axis_word(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
+fn parse_size(value: &toml::Value) -> Result<(u8, u8), String> {
+    let side = |n: i64| u8::try_from(n).ok();
+    let parsed = match value {
+        toml::Value::Integer(n) => side(*n).map(|s| (s, s)),
+        toml::Value::String(s) => s.split_once(['x', 'X']).and_then(|(w, h)| {
+            let w = w.trim().parse::<i64>().ok().and_then(side)?;
+            let h = h.trim().parse::<i64>().ok().and_then(side)?;
+            Some((w, h))
+        }),
+        _ => None,
+    };
+    match parsed {
+        Some((w, h)) if (2..=25).contains(&w) && (2..=25).contains(&h) => Ok((w, h)),
+        _ => Err("expected a board size from 2 to 25, as a number (9) or WIDTHxHEIGHT (\"7x5\")".to_string()),
+    }
+}
+
+fn is_slug(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result<Scenario, Vec<Located>> {
+    let source = Source::new(path, text);
+    let raw: RawScenario = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
+    let mut errors = Vec::new();
+
+    let id = raw.id.get_ref();
+    if !is_slug(id) {
+        errors.push(source.error(&raw.id.span(), "id", "a scenario id is lowercase letters, digits and dashes"));
+    }
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if stem != id {
+        errors.push(source.error(
+            &raw.id.span(),
+            "id",
+            format!("scenario `{id}` must live in a file named {id}.toml (found {stem}.toml)"),
+        ));
+    }
+    if raw.clauses.get_ref().is_empty() {
+        errors.push(source.error(&raw.clauses.span(), "clauses", "a scenario cites at least one clause"));
+    }
+    for (i, c) in raw.clauses.get_ref().iter().enumerate() {
+        if spec.clause(c.get_ref()).is_none() {
+            errors.push(source.error(&c.span(), format!("clauses[{i}]"), format!("unknown clause `{}`", c.get_ref())));
+        }
+    }
+    if raw.checked.get_ref().trim().is_empty() {
+        errors.push(source.error(
+            &raw.checked.span(),
+            "checked",
+            "say what second source the expectations were checked against, and how",
+        ));
+    }
+
+    let (width, height) = match parse_size(raw.size.get_ref()) {
+        Ok(size) => size,
+        Err(message) => {
+            errors.push(source.error(&raw.size.span(), "size", message));
+            return Err(errors);
+        }
+    };
+
+    let komi = raw.komi.as_ref().and_then(|k| {
+        let parsed = axis_word(k.get_ref()).and_then(|w| w.parse::<Komi>().ok());
+        if parsed.is_none() {
+            errors.push(source.error(&k.span(), "komi", "expected a whole or half number such as 7.5, 6 or 0.5"));
+        }
+        parsed
+    });
+
+    let to_move = match &raw.to_move {
+        None => Color::Black,
+        Some(c) => Color::parse(c.get_ref()).unwrap_or_else(|| {
+            errors.push(source.error(&c.span(), "to_move", "expected B or W"));
+            Color::Black
+        }),
+    };
+    let history = match &raw.setup_history {
+        None => SetupHistory::Played,
+        Some(h) => parse_setup_history(h.get_ref()).unwrap_or_else(|| {
+            errors.push(source.error(&h.span(), "setup_history", "expected `played` or `excluded`"));
+            SetupHistory::Played
+        }),
+    };
+    let stones = match &raw.board {
+        None => Vec::new(),
+        Some(b) => read_diagram(&source, b, "board", width, height, &mut errors),
+    };
+    let setup = Setup {
+        width,
+        height,
+        stones,
+        to_move,
+        history,
+    };
+    if let Some(b) = &raw.board {
+        if let Err(message) = check_setup(&setup) {
+            errors.push(source.error(&b.span(), "board", message));
+        }
+    }
+
+    let named: Vec<Spanned<String>> = match &raw.rules {
+        None => Vec::new(),
+        Some(r) => r
+            .get_ref()
+            .0
+            .iter()
+            .map(|s| {
+                // A bare string has no span of its own: point at the `rules` value.
+                let span = if s.span() == (0..0) { r.span() } else { s.span() };
+                Spanned::new(span, s.get_ref().clone())
+            })
+            .collect(),
+    };
+    let runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
+    if named.is_empty() && raw.run.is_empty() {
+        errors.push(source.error_at(0, "rules", "say which rules to run under: `rules = \"aga\"`, a list, or [[run]] tables"));
+    }
+    let mut labels: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, run) in runs.iter().enumerate() {
+        if labels.insert(run.label.as_str(), i).is_some() {
+            errors.push(source.error_at(0, "run", format!("two runs are both named `{}`", run.label)));
+        }
+    }
+
+    let mut events = Vec::new();
+    let mut event_lines = Vec::new();
+    for (i, m) in raw.moves.iter().enumerate() {
+        match Event::parse(m.get_ref(), width, height) {
+            Ok(e) => {
+                events.push(e);
+                event_lines.push(source.line_column(m.span().start).0);
+            }
+            Err(e) => errors.push(source.error(&m.span(), format!("moves[{i}]"), e.to_string())),
+        }
+    }
+
+    let mut expectations = Vec::new();
+    for (i, spanned) in raw.expect.iter().enumerate() {
+        let e = spanned.get_ref();
+        let key = |k: &str| format!("expect[{i}].{k}");
+        let line = source.line_column(spanned.span().start).0;
+        let after = *e.after.get_ref();
+        if after < 0 || after as usize > raw.moves.len() {
+            errors.push(source.error(
+                &e.after.span(),
+                key("after"),
+                format!("`after` must be from 0 (the start) to {} (the last move)", raw.moves.len()),
+            ));
+            continue;
+        }
+        let after = after as usize;
+        let run_indices: Vec<usize> = match &e.under {
+            None => (0..runs.len()).collect(),
+            Some(names) => names
+                .iter()
+                .enumerate()
+                .filter_map(|(j, n)| {
+                    let found = labels.get(n.get_ref().as_str()).copied();
+                    if found.is_none() {
+                        let known: Vec<&str> = labels.keys().copied().collect();
+                        errors.push(source.error(
+                            &n.span(),
+                            format!("expect[{i}].under[{j}]"),
+                            format!("`{}` is not one of this scenario's runs: {}", n.get_ref(), known.join(", ")),
+                        ));
+                    }
+                    found
+                })
+                .collect(),
+        };
+        let mut checks = Vec::new();
+        if let Some(l) = &e.legal {
+            if *l.get_ref() {
+                checks.push(Check::Verdict(ExpectedVerdict::Legal));
+            } else {
+                errors.push(source.error(&l.span(), key("legal"), "write `illegal = \"REASON\"` instead of `legal = false`"));
+            }
+        }
+        if let Some(r) = &e.illegal {
+            match r.get_ref().parse::<Reason>() {
+                Ok(reason) => checks.push(Check::Verdict(ExpectedVerdict::Illegal(reason))),
+                Err(message) => errors.push(source.error(&r.span(), key("illegal"), message)),
+            }
+        }
+        if let Some(points) = &e.captures {
+            checks.push(Check::Captures(read_points(&source, points, &key("captures"), width, height, &mut errors)));
+        }
+        if let Some(points) = &e.self_captures {
+            checks.push(Check::SelfCaptures(read_points(&source, points, &key("self_captures"), width, height, &mut errors)));
+        }
+        if let Some(b) = &e.board {
+            checks.push(Check::Board(read_diagram(&source, b, &key("board"), width, height, &mut errors)));
+        }
+        if let Some(p) = &e.prisoners {
+            checks.push(Check::Prisoners([p.get_ref().black, p.get_ref().white]));
+        }
+        if let Some(c) = &e.to_move {
+            match Color::parse(c.get_ref()) {
+                Some(c) => checks.push(Check::ToMove(c)),
+                None => errors.push(source.error(&c.span(), key("to_move"), "expected B or W")),
+            }
+        }
+        if let Some(p) = &e.phase {
+            match p.get_ref().parse::<Phase>() {
+                Ok(p) => checks.push(Check::Phase(p)),
+                Err(message) => errors.push(source.error(&p.span(), key("phase"), message)),
+            }
+        }
+        if checks.is_empty() {
+            errors.push(source.error(&spanned.span(), format!("expect[{i}]"), "this expectation asserts nothing"));
+        }
+        let is_verdict = |c: &Check| matches!(c, Check::Verdict(_) | Check::Captures(_) | Check::SelfCaptures(_));
+        if after == 0 && checks.iter().any(is_verdict) {
+            errors.push(source.error(
+                &e.after.span(),
+                key("after"),
+                "the start (`after = 0`) has no move: verdicts and captures need a move",
+            ));
+        }
+        let illegal = checks.iter().any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
+        let removes = checks
+            .iter()
+            .any(|c| matches!(c, Check::Captures(p) | Check::SelfCaptures(p) if !p.is_empty()));
+        if illegal && removes {
+            errors.push(source.error(
+                &spanned.span(),
+                format!("expect[{i}]"),
+                "contradictory expectations: an illegal move captures nothing",
+            ));
+        }
+        expectations.push(Expectation {
+            after,
+            runs: run_indices,
+            checks,
+            line,
+            note: e.note.clone(),
+        });
+    }
+    if raw.expect.is_empty() {
+        errors.push(source.error_at(0, "expect", "a scenario without expectations asserts nothing"));
+    }
+    find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
+
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Scenario {
+        id: raw.id.into_inner(),
+        title: raw.title,
+        description: raw.description,
+        clauses: raw.clauses.into_inner().into_iter().map(Spanned::into_inner).collect(),
+        checked: raw.checked.into_inner(),
+        added: raw.added,
+        path: path.to_path_buf(),
+        topic: topic.to_string(),
+        setup,
+        runs,
+        events,
+        event_lines,
+        expectations,
+    })
+}
+
+fn read_points(
+    source: &Source,
+    points: &[Spanned<String>],
+    key: &str,
+    width: u8,
+    height: u8,
+    errors: &mut Vec<Located>,
+) -> Vec<Point> {
+    points
+        .iter()
+        .enumerate()
+        .filter_map(|(j, v)| match Point::parse_gtp(v.get_ref(), width, height) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                errors.push(source.error(&v.span(), format!("{key}[{j}]"), e.to_string()));
+                None
+            }
+        })
+        .collect()
+}
+
+fn read_diagram(
+    source: &Source,
+    value: &Spanned<String>,
+    key: &str,
+    width: u8,
+    height: u8,
+    errors: &mut Vec<Located>,
+) -> diagram::Stones {
+    match diagram::parse(value.get_ref(), width, height) {
+        Ok(stones) => stones,
+        Err(e) => {
+            let at = source.string_content_start(&value.span()) + e.offset;
+            errors.push(source.error_at(at, key, e.message));
+            Vec::new()
+        }
+    }
+}
+
+/// Two expectations that apply to the same run after the same move and assert different
+/// values for the same key cannot both be right.
+fn find_contradictions(
+    source: &Source,
+    expectations: &[Expectation],
+    runs: &[super::Run],
+    raw: &[Spanned<RawExpect>],
+    errors: &mut Vec<Located>,
+) {
+    for (i, a) in expectations.iter().enumerate() {
+        for (j, b) in expectations.iter().enumerate().skip(i + 1) {
+            if a.after != b.after {
+                continue;
+            }
+            let Some(&run) = a.runs.iter().find(|r| b.runs.contains(r)) else {
+                continue;
+            };
+            for ca in &a.checks {
+                for cb in &b.checks {
+                    if ca.kind() == cb.kind() && ca != cb {
+                        errors.push(source.error(
+                            &raw[j].span(),
+                            format!("expect[{j}].{}", cb.key()),
+                            format!(
+                                "contradictory expectations: expect[{i}] says otherwise about `{}` after move {} under `{}`",
+                                ca.key(),
+                                a.after,
+                                runs[run].label
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
