@@ -156,7 +156,12 @@ impl Board {
     }
 
     fn neighbours(&self, index: usize) -> [usize; 4] {
-        [index - self.stride, index - 1, index + 1, index + self.stride]
+        [
+            index - self.stride,
+            index - 1,
+            index + 1,
+            index + self.stride,
+        ]
     }
 
     /// The stone at a point, if any. Points off the board read as empty.
@@ -409,8 +414,9 @@ impl Board {
         self.hash ^= self.string_hash[head];
         let count = (removed.len() - first) as u32;
         self.stones[color.index()] -= count;
-        for k in first..removed.len() {
-            let index = self.index(removed[k]);
+        let stride = self.stride;
+        for &p in &removed[first..] {
+            let index = (usize::from(p.row) + 1) * stride + usize::from(p.col) + 1;
             for n in self.neighbours(index) {
                 if self.cells[n] == BLACK || self.cells[n] == WHITE {
                     let h = usize::from(self.head[n]);
@@ -478,7 +484,13 @@ impl Eq for Board {}
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board {}x{}\n{}", self.width, self.height, self.diagram())
+        write!(
+            f,
+            "Board {}x{}\n{}",
+            self.width,
+            self.height,
+            self.diagram()
+        )
     }
 }
 

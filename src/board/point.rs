@@ -89,7 +89,9 @@ pub struct Point {
 /// Why a vertex could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VertexError {
-    #[error("`{0}` is not a vertex: expected a column letter A-Z (no I) and a row number, like D4")]
+    #[error(
+        "`{0}` is not a vertex: expected a column letter A-Z (no I) and a row number, like D4"
+    )]
     Malformed(String),
     #[error("`{text}` is off the {width}x{height} board")]
     OffBoard { text: String, width: u8, height: u8 },

@@ -33,4 +33,3 @@ static KEYS: [[u64; 2]; CELLS] = build();
 pub(super) fn key(index: usize, color: Color) -> u64 {
     KEYS[index][color.index()]
 }
-

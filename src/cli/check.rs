@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{load_spec, load_suite, CommandResult};
-use crate::conformance::{run_scenario, stones_diagram, Mismatch, Outcome, Reference, Referee, Tally};
+use crate::conformance::{
+    run_scenario, stones_diagram, Mismatch, Outcome, Referee, Reference, Tally,
+};
 use crate::game::{Game, Verdict};
 use crate::scenario::{Run, Scenario, Suite};
 
@@ -18,9 +20,16 @@ pub(super) fn check(root: &Path, paths: &[PathBuf], filter: Option<&str>) -> Com
     let spec = load_spec(root)?;
     let suite = load_suite(root, paths, &spec)?;
     if let Some(f) = filter {
-        let known = suite.scenarios.iter().flat_map(|s| &s.runs).any(|r| run_matches(r, Some(f)));
+        let known = suite
+            .scenarios
+            .iter()
+            .flat_map(|s| &s.runs)
+            .any(|r| run_matches(r, Some(f)));
         if !known && spec.ruleset(f).is_none() {
-            return Err(format!("unknown ruleset `{f}`; known rulesets: {}", spec.ruleset_names().join(", ")));
+            return Err(format!(
+                "unknown ruleset `{f}`; known rulesets: {}",
+                spec.ruleset_names().join(", ")
+            ));
         }
     }
     let mut reference = Reference::new();
@@ -86,7 +95,13 @@ fn print_failure(root: &Path, suite: &Suite, index: usize, run: usize, outcome: 
     let label = &s.runs[run].label;
     let file = relative(root, &s.path);
     println!();
-    println!("{} {} under {} ({})", outcome.word().to_uppercase(), s.id, label, file);
+    println!(
+        "{} {} under {} ({})",
+        outcome.word().to_uppercase(),
+        s.id,
+        label,
+        file
+    );
     match outcome {
         Outcome::Fail(mismatches) => {
             for m in mismatches {
@@ -105,11 +120,21 @@ fn print_mismatch(s: &Scenario, m: &Mismatch) {
     } else {
         format!("after move {} ({})", m.after, s.events[m.after - 1])
     };
-    println!("  {at}, expectation at {}:{}, key `{}`:", s.path.display(), m.line, m.key);
+    println!(
+        "  {at}, expectation at {}:{}, key `{}`:",
+        s.path.display(),
+        m.line,
+        m.key
+    );
     if m.expected.contains('\n') || m.actual.contains('\n') {
         let expected: Vec<&str> = m.expected.lines().collect();
         let actual: Vec<&str> = m.actual.lines().collect();
-        let width = expected.iter().map(|l| l.len()).max().unwrap_or(0).max("expected".len());
+        let width = expected
+            .iter()
+            .map(|l| l.len())
+            .max()
+            .unwrap_or(0)
+            .max("expected".len());
         println!("    {:<width$}   actual", "expected");
         for i in 0..expected.len().max(actual.len()) {
             let e = expected.get(i).copied().unwrap_or("");
@@ -138,11 +163,20 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
     for run in s.runs.iter().filter(|r| run_matches(r, filter)) {
         shown += 1;
         println!();
-        let overrides: Vec<String> = run.overrides.iter().map(|(a, v)| format!("{a}={v}")).collect();
+        let overrides: Vec<String> = run
+            .overrides
+            .iter()
+            .map(|(a, v)| format!("{a}={v}"))
+            .collect();
         if overrides.is_empty() {
             println!("== under {} ==", run.label);
         } else {
-            println!("== under {} ({} with {}) ==", run.label, run.ruleset, overrides.join(", "));
+            println!(
+                "== under {} ({} with {}) ==",
+                run.label,
+                run.ruleset,
+                overrides.join(", ")
+            );
         }
         let mut game = Game::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
         println!("start, {} to move:", game.to_move().name());
@@ -171,20 +205,34 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
         }
     }
     if shown == 0 {
-        return Err(format!("scenario {} has no run named {}", s.id, filter.unwrap_or("")));
+        return Err(format!(
+            "scenario {} has no run named {}",
+            s.id,
+            filter.unwrap_or("")
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_board(game: &Game) {
     let board = game.board();
-    let stones: Vec<_> = board.points().filter_map(|p| board.get(p).map(|c| (p, c))).collect();
+    let stones: Vec<_> = board
+        .points()
+        .filter_map(|p| board.get(p).map(|c| (p, c)))
+        .collect();
     let diagram = stones_diagram(&stones, board.width(), board.height());
     for (i, line) in diagram.lines().enumerate() {
         println!("   {:>2} {line}", usize::from(board.height()) - i);
     }
     let letters: Vec<String> = (0..board.width())
-        .map(|c| crate::board::Point::new(c, 0).to_string().chars().next().unwrap_or('?').to_string())
+        .map(|c| {
+            crate::board::Point::new(c, 0)
+                .to_string()
+                .chars()
+                .next()
+                .unwrap_or('?')
+                .to_string()
+        })
         .collect();
     println!("      {}", letters.join(" "));
 }

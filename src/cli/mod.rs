@@ -119,12 +119,21 @@ fn find_root(given: Option<&Path>) -> PathBuf {
 }
 
 fn load_spec(root: &Path) -> Result<Spec, String> {
-    Spec::load(root).map_err(|e| format!("the specification under {} is invalid:\n{e}", root.display()))
+    Spec::load(root).map_err(|e| {
+        format!(
+            "the specification under {} is invalid:\n{e}",
+            root.display()
+        )
+    })
 }
 
 fn load_suite(root: &Path, paths: &[PathBuf], spec: &Spec) -> Result<Suite, String> {
     let default = [root.join("conformance")];
-    let paths = if paths.is_empty() { &default[..] } else { paths };
+    let paths = if paths.is_empty() {
+        &default[..]
+    } else {
+        paths
+    };
     Suite::load(paths, spec).map_err(|e| format!("cannot load scenarios:\n{e}"))
 }
 
@@ -132,7 +141,9 @@ fn load_suite(root: &Path, paths: &[PathBuf], spec: &Spec) -> Result<Suite, Stri
 fn rules_with(spec: &Spec, name: &str, set: &[String]) -> Result<Rules, String> {
     let mut rules = spec.rules(name)?;
     for assignment in set {
-        rules.set_assignment(assignment).map_err(|e| e.to_string())?;
+        rules
+            .set_assignment(assignment)
+            .map_err(|e| e.to_string())?;
     }
     Ok(rules)
 }
@@ -143,7 +154,13 @@ fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
     let resolve = |n: &str| spec.rules(n);
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    let _ = (stdin, stdout, rules, &resolve); // GTP-PENDING
-    return Err("gtp: not wired yet".into());
+    crate::gtp::serve(
+        stdin.lock(),
+        stdout.lock(),
+        rules,
+        name.to_string(),
+        &resolve,
+    )
+    .map_err(|e| format!("GTP session ended with an I/O error: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }

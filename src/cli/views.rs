@@ -44,9 +44,17 @@ pub(super) fn explain(root: &Path, id: &str) -> CommandResult {
     let adopters = spec.adopters(id);
     println!(
         "  adopted by: {}",
-        if adopters.is_empty() { "no named ruleset".to_string() } else { adopters.join(", ") }
+        if adopters.is_empty() {
+            "no named ruleset".to_string()
+        } else {
+            adopters.join(", ")
+        }
     );
-    let scenarios: Vec<_> = suite.scenarios.iter().filter(|s| s.clauses.iter().any(|c| c == id)).collect();
+    let scenarios: Vec<_> = suite
+        .scenarios
+        .iter()
+        .filter(|s| s.clauses.iter().any(|c| c == id))
+        .collect();
     if scenarios.is_empty() {
         println!("  scenarios: none");
     } else {
@@ -71,7 +79,10 @@ pub(super) fn rulesets(root: &Path) -> CommandResult {
         col.extend(AXES.iter().map(|a| rules.get(a).unwrap_or_default()));
         columns.push(col);
     }
-    let widths: Vec<usize> = columns.iter().map(|c| c.iter().map(|v| v.len()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| c.iter().map(|v| v.len()).max().unwrap_or(0))
+        .collect();
     for row in 0..=AXES.len() {
         let cells: Vec<String> = columns
             .iter()
@@ -86,7 +97,11 @@ pub(super) fn rulesets(root: &Path) -> CommandResult {
     }
     println!();
     for def in spec.rulesets() {
-        let base = def.extends.as_deref().map(|e| format!(" (extends {e})")).unwrap_or_default();
+        let base = def
+            .extends
+            .as_deref()
+            .map(|e| format!(" (extends {e})"))
+            .unwrap_or_default();
         println!("{}{base}: {}", def.name, def.title);
     }
     Ok(ExitCode::SUCCESS)
@@ -118,7 +133,10 @@ pub(super) fn coverage(root: &Path, document: Option<&str>, all: bool) -> Comman
     if let Some(d) = document {
         if spec.document(d).is_none() {
             let ids: Vec<&str> = spec.documents.iter().map(|d| d.id.as_str()).collect();
-            return Err(format!("unknown document `{d}`; known documents: {}", ids.join(", ")));
+            return Err(format!(
+                "unknown document `{d}`; known documents: {}",
+                ids.join(", ")
+            ));
         }
     }
     let suite = load_suite(root, &[], &spec)?;
@@ -135,11 +153,21 @@ pub(super) fn coverage(root: &Path, document: Option<&str>, all: bool) -> Comman
         if clauses.is_empty() {
             continue;
         }
-        let covered = clauses.iter().filter(|c| !cov[&c.id].scenarios.is_empty()).count();
-        println!("{level}: {covered} of {} clauses have scenarios", clauses.len());
+        let covered = clauses
+            .iter()
+            .filter(|c| !cov[&c.id].scenarios.is_empty())
+            .count();
+        println!(
+            "{level}: {covered} of {} clauses have scenarios",
+            clauses.len()
+        );
         for c in clauses {
             let entry = &cov[&c.id];
-            let mark = if entry.scenarios.is_empty() { "  -" } else { "  +" };
+            let mark = if entry.scenarios.is_empty() {
+                "  -"
+            } else {
+                "  +"
+            };
             let list = if entry.scenarios.is_empty() {
                 "(none)".to_string()
             } else {
@@ -149,7 +177,11 @@ pub(super) fn coverage(root: &Path, document: Option<&str>, all: bool) -> Comman
         }
         println!();
     }
-    let testable = spec.clauses.iter().filter(|c| c.level.is_testable()).count();
+    let testable = spec
+        .clauses
+        .iter()
+        .filter(|c| c.level.is_testable())
+        .count();
     let covered = spec
         .clauses
         .iter()

@@ -125,7 +125,12 @@ pub fn run_scenario(
         .collect()
 }
 
-fn run_trial(scenario: &Scenario, run: usize, rules: &Rules, referee: &mut dyn Referee) -> (Outcome, Vec<Verdict>) {
+fn run_trial(
+    scenario: &Scenario,
+    run: usize,
+    rules: &Rules,
+    referee: &mut dyn Referee,
+) -> (Outcome, Vec<Verdict>) {
     if let Err(Unsupported(why)) = referee.start(rules, &scenario.setup) {
         return (Outcome::NotApplicable(why), Vec::new());
     }
@@ -136,10 +141,20 @@ fn run_trial(scenario: &Scenario, run: usize, rules: &Rules, referee: &mut dyn R
         let verdict = match referee.apply(event) {
             Ok(v) => v,
             Err(EngineError(why)) => {
-                return (Outcome::Error(format!("after move {}: {why}", k + 1)), verdicts);
+                return (
+                    Outcome::Error(format!("after move {}: {why}", k + 1)),
+                    verdicts,
+                );
             }
         };
-        check_after(scenario, run, k + 1, Some(&verdict), &referee.observe(), &mut mismatches);
+        check_after(
+            scenario,
+            run,
+            k + 1,
+            Some(&verdict),
+            &referee.observe(),
+            &mut mismatches,
+        );
         verdicts.push(verdict);
     }
     let outcome = if mismatches.is_empty() {
@@ -156,7 +171,11 @@ fn points_text(points: &[Point]) -> String {
     }
     let mut sorted = points.to_vec();
     sorted.sort();
-    sorted.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+    sorted
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A diagram of a list of stones on the scenario's board, as the scenario format writes it.
@@ -168,7 +187,12 @@ pub fn stones_diagram(stones: &Stones, width: u8, height: u8) -> String {
                 out.push(' ');
             }
             let p = Point::new(col, row);
-            out.push(stones.iter().find(|(q, _)| *q == p).map_or('.', |(_, c)| c.stone_char()));
+            out.push(
+                stones
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map_or('.', |(_, c)| c.stone_char()),
+            );
         }
         out.push('\n');
     }
@@ -194,7 +218,11 @@ fn check_after(
     out: &mut Vec<Mismatch>,
 ) {
     let (w, h) = (scenario.setup.width, scenario.setup.height);
-    for e in scenario.expectations.iter().filter(|e| e.after == after && e.runs.contains(&run)) {
+    for e in scenario
+        .expectations
+        .iter()
+        .filter(|e| e.after == after && e.runs.contains(&run))
+    {
         for check in &e.checks {
             let mut first = None;
             let compared: Option<(String, String)> = match check {
@@ -211,7 +239,10 @@ fn check_after(
                 }
                 Check::Captures(points) | Check::SelfCaptures(points) => {
                     let actual: Vec<Point> = match verdict {
-                        Some(Verdict::Legal { captured, self_captured }) => {
+                        Some(Verdict::Legal {
+                            captured,
+                            self_captured,
+                        }) => {
                             if matches!(check, Check::Captures(_)) {
                                 captured.clone()
                             } else {
@@ -230,7 +261,10 @@ fn check_after(
                         None => Some((stones_diagram(&expected, w, h), NOT_OBSERVABLE.to_string())),
                         Some(actual) if *actual != expected => {
                             first = first_difference(&expected, actual, w, h);
-                            Some((stones_diagram(&expected, w, h), stones_diagram(actual, w, h)))
+                            Some((
+                                stones_diagram(&expected, w, h),
+                                stones_diagram(actual, w, h),
+                            ))
                         }
                         Some(_) => None,
                     }
@@ -239,15 +273,21 @@ fn check_after(
                     let e = format!("B {b}, W {wt}");
                     let a = seen
                         .prisoners
-                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| format!("B {pb}, W {pw}"));
+                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| {
+                            format!("B {pb}, W {pw}")
+                        });
                     (e != a).then_some((e, a))
                 }
                 Check::ToMove(c) => {
-                    let a = seen.to_move.map_or(NOT_OBSERVABLE.to_string(), |c| c.letter().to_string());
+                    let a = seen
+                        .to_move
+                        .map_or(NOT_OBSERVABLE.to_string(), |c| c.letter().to_string());
                     (c.letter().to_string() != a).then(|| (c.letter().to_string(), a))
                 }
                 Check::Phase(p) => {
-                    let a = seen.phase.map_or(NOT_OBSERVABLE.to_string(), |p| p.to_string());
+                    let a = seen
+                        .phase
+                        .map_or(NOT_OBSERVABLE.to_string(), |p| p.to_string());
                     (p.to_string() != a).then(|| (p.to_string(), a))
                 }
             };

@@ -4,6 +4,7 @@
 //! point, out of turn, after the end, or against a ko rule gets an illegal verdict with a
 //! reason, and the state is left exactly as it was. Legal events change the state.
 
+pub mod counting;
 mod history;
 
 pub use history::History;
@@ -120,7 +121,9 @@ impl FromStr for Phase {
             .iter()
             .copied()
             .find(|p| p.word() == text)
-            .ok_or_else(|| format!("unknown phase `{text}`; expected one of: playing, paused, ended"))
+            .ok_or_else(|| {
+                format!("unknown phase `{text}`; expected one of: playing, paused, ended")
+            })
     }
 }
 
@@ -371,7 +374,11 @@ impl Game {
                 after
             });
         if repeats {
-            return Err(if is_ko_retake { Reason::Ko } else { Reason::Superko });
+            return Err(if is_ko_retake {
+                Reason::Ko
+            } else {
+                Reason::Superko
+            });
         }
         Ok(())
     }
@@ -460,7 +467,9 @@ impl Game {
     /// Where the rules say White passes last and Black made the last pass, White passes once
     /// more, handing over another pass stone.
     fn white_passes_last(&mut self) {
-        if self.rules.white_passes_last == WhitePassesLast::Yes && self.last_passer == Some(Color::Black) {
+        if self.rules.white_passes_last == WhitePassesLast::Yes
+            && self.last_passer == Some(Color::Black)
+        {
             self.hand_pass_stone(Color::White);
             self.last_passer = Some(Color::White);
         }

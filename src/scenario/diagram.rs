@@ -28,12 +28,18 @@ pub fn parse(text: &str, width: u8, height: u8) -> Result<Stones, DiagramError> 
     while rows.last().is_some_and(|(_, l)| l.trim().is_empty()) {
         rows.pop();
     }
-    let first = rows.iter().position(|(_, l)| !l.trim().is_empty()).unwrap_or(rows.len());
+    let first = rows
+        .iter()
+        .position(|(_, l)| !l.trim().is_empty())
+        .unwrap_or(rows.len());
     let rows = &rows[first..];
     if rows.len() != usize::from(height) {
         return Err(DiagramError {
             offset: rows.first().map_or(0, |(o, _)| *o),
-            message: format!("the diagram has {} rows; the board has {height}", rows.len()),
+            message: format!(
+                "the diagram has {} rows; the board has {height}",
+                rows.len()
+            ),
         });
     }
     let mut stones = Vec::new();
@@ -49,7 +55,9 @@ pub fn parse(text: &str, width: u8, height: u8) -> Result<Stones, DiagramError> 
                 other => {
                     return Err(DiagramError {
                         offset: row_offset + j,
-                        message: format!("`{other}` is not a point; use X (black), O (white) or . (empty)"),
+                        message: format!(
+                            "`{other}` is not a point; use X (black), O (white) or . (empty)"
+                        ),
                     })
                 }
             };
@@ -83,7 +91,10 @@ mod tests {
         let stones = parse("\nX . .\n. . O\n", 3, 2).unwrap();
         assert_eq!(
             stones,
-            vec![(Point::new(0, 1), Color::Black), (Point::new(2, 0), Color::White)]
+            vec![
+                (Point::new(0, 1), Color::Black),
+                (Point::new(2, 0), Color::White)
+            ]
         );
         assert_eq!(parse("X..\n..O", 3, 2).unwrap(), stones);
     }

@@ -39,7 +39,9 @@ pub fn coverage(spec: &Spec, suite: &Suite) -> BTreeMap<String, ClauseCoverage> 
         .collect();
     for s in &suite.scenarios {
         let verdicts = s.expectations.iter().flat_map(|e| &e.checks);
-        let permits = verdicts.clone().any(|c| *c == Check::Verdict(ExpectedVerdict::Legal));
+        let permits = verdicts
+            .clone()
+            .any(|c| *c == Check::Verdict(ExpectedVerdict::Legal));
         let forbids = verdicts
             .clone()
             .any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
@@ -57,8 +59,11 @@ pub fn coverage(spec: &Spec, suite: &Suite) -> BTreeMap<String, ClauseCoverage> 
 /// Is this a must-level clause about board play, the kind owed a permitting and a forbidding
 /// scenario?
 pub fn is_board_play_must(spec: &Spec, id: &str) -> bool {
-    spec.clause(id)
-        .is_some_and(|c| c.level == Level::Must && BOARD_PLAY_TOPICS.contains(&c.topic.as_str()) && c.topic != "board")
+    spec.clause(id).is_some_and(|c| {
+        c.level == Level::Must
+            && BOARD_PLAY_TOPICS.contains(&c.topic.as_str())
+            && c.topic != "board"
+    })
 }
 
 /// Every lint finding for the suite.
@@ -103,7 +108,9 @@ fn verdicts_for_every_run(s: &Scenario) -> Vec<Finding> {
     let mut stated: BTreeMap<usize, Vec<bool>> = BTreeMap::new();
     for e in &s.expectations {
         if e.checks.iter().any(|c| matches!(c, Check::Verdict(_))) {
-            let runs = stated.entry(e.after).or_insert_with(|| vec![false; s.runs.len()]);
+            let runs = stated
+                .entry(e.after)
+                .or_insert_with(|| vec![false; s.runs.len()]);
             for &r in &e.runs {
                 runs[r] = true;
             }

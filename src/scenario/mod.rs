@@ -130,11 +130,29 @@ pub struct Scenario {
     /// Line of each event in the file.
     pub event_lines: Vec<usize>,
     pub expectations: Vec<Expectation>,
+    /// Second sources that must agree with the reference on every board play of one run.
+    pub crosschecks: Vec<Crosscheck>,
+}
+
+/// A claim that another engine, started with `flags`, judges every board play of one run
+/// the way the reference does. `tests/gnugo_crosscheck.rs` replays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crosscheck {
+    /// The engine: `gnugo` (GNU Go 3.8 over GTP).
+    pub engine: String,
+    /// Index into [`Scenario::runs`].
+    pub run: usize,
+    pub flags: Vec<String>,
 }
 
 impl Scenario {
     /// Reads one scenario file's text. `topic` is the folder it lives in.
-    pub fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result<Scenario, Vec<Located>> {
+    pub fn parse(
+        path: &Path,
+        text: &str,
+        topic: &str,
+        spec: &Spec,
+    ) -> Result<Scenario, Vec<Located>> {
         raw::parse(path, text, topic, spec)
     }
 }
@@ -204,7 +222,11 @@ impl Suite {
                             line: 1,
                             column: 1,
                             key: "id".to_string(),
-                            message: format!("scenario id `{}` is already used by {}", s.id, first.display()),
+                            message: format!(
+                                "scenario id `{}` is already used by {}",
+                                s.id,
+                                first.display()
+                            ),
                         });
                     } else {
                         ids.insert(s.id.clone(), file.clone());
@@ -235,14 +257,25 @@ pub(crate) fn resolve_runs(
     let mut base_overrides = Vec::new();
     for (axis, value) in set {
         match raw::axis_word(value.get_ref()) {
-            Some(word) => base_overrides.push((axis.clone(), word, value.span(), format!("set.{axis}"))),
-            None => errors.push(source.error(&value.span(), format!("set.{axis}"), "expected a word or a number")),
+            Some(word) => {
+                base_overrides.push((axis.clone(), word, value.span(), format!("set.{axis}")))
+            }
+            None => errors.push(source.error(
+                &value.span(),
+                format!("set.{axis}"),
+                "expected a word or a number",
+            )),
         }
     }
     type Override = (String, String, std::ops::Range<usize>, String);
     let mut wanted: Vec<(String, Spanned<String>, String, Vec<Override>)> = Vec::new();
     for (i, name) in named.iter().enumerate() {
-        wanted.push((name.get_ref().clone(), name.clone(), format!("rules[{i}]"), Vec::new()));
+        wanted.push((
+            name.get_ref().clone(),
+            name.clone(),
+            format!("rules[{i}]"),
+            Vec::new(),
+        ));
     }
     for (i, run) in custom.iter().enumerate() {
         let mut extra = Vec::new();
@@ -250,10 +283,17 @@ pub(crate) fn resolve_runs(
             let key = format!("run[{i}].set.{axis}");
             match raw::axis_word(value.get_ref()) {
                 Some(word) => extra.push((axis.clone(), word, value.span(), key)),
-                None => errors.push(source.error(&value.span(), key, "expected a word or a number")),
+                None => {
+                    errors.push(source.error(&value.span(), key, "expected a word or a number"))
+                }
             }
         }
-        wanted.push((run.name.get_ref().clone(), run.rules.clone(), format!("run[{i}].rules"), extra));
+        wanted.push((
+            run.name.get_ref().clone(),
+            run.rules.clone(),
+            format!("run[{i}].rules"),
+            extra,
+        ));
     }
     for (label, ruleset, ruleset_key, extra) in wanted {
         let mut rules = match spec.rules(ruleset.get_ref()) {
@@ -285,7 +325,9 @@ pub(crate) fn resolve_runs(
 
 /// Checks that the set-up describes a legal starting position.
 pub(crate) fn check_setup(setup: &Setup) -> Result<(), String> {
-    Game::new(Rules::default(), setup).map(|_| ()).map_err(|e| e.to_string())
+    Game::new(Rules::default(), setup)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Parses `played` / `excluded`.

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    check_setup, diagram, parse_setup_history, resolve_runs, Check, Expectation, ExpectedVerdict,
-    Scenario,
+    check_setup, diagram, parse_setup_history, resolve_runs, Check, Crosscheck, Expectation,
+    ExpectedVerdict, Scenario,
 };
 use crate::board::{Color, Point};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
@@ -73,6 +73,17 @@ pub(crate) struct RawScenario {
     moves: Vec<Spanned<String>>,
     #[serde(default)]
     expect: Vec<Spanned<RawExpect>>,
+    #[serde(default)]
+    crosscheck: Vec<RawCrosscheck>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCrosscheck {
+    engine: Spanned<String>,
+    run: Spanned<String>,
+    #[serde(default)]
+    flags: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -132,7 +143,10 @@ fn parse_size(value: &toml::Value) -> Result<(u8, u8), String> {
     };
     match parsed {
         Some((w, h)) if (2..=25).contains(&w) && (2..=25).contains(&h) => Ok((w, h)),
-        _ => Err("expected a board size from 2 to 25, as a number (9) or WIDTHxHEIGHT (\"7x5\")".to_string()),
+        _ => Err(
+            "expected a board size from 2 to 25, as a number (9) or WIDTHxHEIGHT (\"7x5\")"
+                .to_string(),
+        ),
     }
 }
 
@@ -143,14 +157,23 @@ fn is_slug(text: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result<Scenario, Vec<Located>> {
+pub(crate) fn parse(
+    path: &Path,
+    text: &str,
+    topic: &str,
+    spec: &Spec,
+) -> Result<Scenario, Vec<Located>> {
     let source = Source::new(path, text);
     let raw: RawScenario = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
     let mut errors = Vec::new();
 
     let id = raw.id.get_ref();
     if !is_slug(id) {
-        errors.push(source.error(&raw.id.span(), "id", "a scenario id is lowercase letters, digits and dashes"));
+        errors.push(source.error(
+            &raw.id.span(),
+            "id",
+            "a scenario id is lowercase letters, digits and dashes",
+        ));
     }
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem != id {
@@ -161,11 +184,19 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
         ));
     }
     if raw.clauses.get_ref().is_empty() {
-        errors.push(source.error(&raw.clauses.span(), "clauses", "a scenario cites at least one clause"));
+        errors.push(source.error(
+            &raw.clauses.span(),
+            "clauses",
+            "a scenario cites at least one clause",
+        ));
     }
     for (i, c) in raw.clauses.get_ref().iter().enumerate() {
         if spec.clause(c.get_ref()).is_none() {
-            errors.push(source.error(&c.span(), format!("clauses[{i}]"), format!("unknown clause `{}`", c.get_ref())));
+            errors.push(source.error(
+                &c.span(),
+                format!("clauses[{i}]"),
+                format!("unknown clause `{}`", c.get_ref()),
+            ));
         }
     }
     if raw.checked.get_ref().trim().is_empty() {
@@ -187,7 +218,11 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
     let komi = raw.komi.as_ref().and_then(|k| {
         let parsed = axis_word(k.get_ref()).and_then(|w| w.parse::<Komi>().ok());
         if parsed.is_none() {
-            errors.push(source.error(&k.span(), "komi", "expected a whole or half number such as 7.5, 6 or 0.5"));
+            errors.push(source.error(
+                &k.span(),
+                "komi",
+                "expected a whole or half number such as 7.5, 6 or 0.5",
+            ));
         }
         parsed
     });
@@ -202,7 +237,11 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
     let history = match &raw.setup_history {
         None => SetupHistory::Played,
         Some(h) => parse_setup_history(h.get_ref()).unwrap_or_else(|| {
-            errors.push(source.error(&h.span(), "setup_history", "expected `played` or `excluded`"));
+            errors.push(source.error(
+                &h.span(),
+                "setup_history",
+                "expected `played` or `excluded`",
+            ));
             SetupHistory::Played
         }),
     };
@@ -231,19 +270,31 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
             .iter()
             .map(|s| {
                 // A bare string has no span of its own: point at the `rules` value.
-                let span = if s.span() == (0..0) { r.span() } else { s.span() };
+                let span = if s.span() == (0..0) {
+                    r.span()
+                } else {
+                    s.span()
+                };
                 Spanned::new(span, s.get_ref().clone())
             })
             .collect(),
     };
     let runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
     if named.is_empty() && raw.run.is_empty() {
-        errors.push(source.error_at(0, "rules", "say which rules to run under: `rules = \"aga\"`, a list, or [[run]] tables"));
+        errors.push(source.error_at(
+            0,
+            "rules",
+            "say which rules to run under: `rules = \"aga\"`, a list, or [[run]] tables",
+        ));
     }
     let mut labels: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, run) in runs.iter().enumerate() {
         if labels.insert(run.label.as_str(), i).is_some() {
-            errors.push(source.error_at(0, "run", format!("two runs are both named `{}`", run.label)));
+            errors.push(source.error_at(
+                0,
+                "run",
+                format!("two runs are both named `{}`", run.label),
+            ));
         }
     }
 
@@ -269,7 +320,10 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
             errors.push(source.error(
                 &e.after.span(),
                 key("after"),
-                format!("`after` must be from 0 (the start) to {} (the last move)", raw.moves.len()),
+                format!(
+                    "`after` must be from 0 (the start) to {} (the last move)",
+                    raw.moves.len()
+                ),
             ));
             continue;
         }
@@ -286,7 +340,11 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
                         errors.push(source.error(
                             &n.span(),
                             format!("expect[{i}].under[{j}]"),
-                            format!("`{}` is not one of this scenario's runs: {}", n.get_ref(), known.join(", ")),
+                            format!(
+                                "`{}` is not one of this scenario's runs: {}",
+                                n.get_ref(),
+                                known.join(", ")
+                            ),
                         ));
                     }
                     found
@@ -298,7 +356,11 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
             if *l.get_ref() {
                 checks.push(Check::Verdict(ExpectedVerdict::Legal));
             } else {
-                errors.push(source.error(&l.span(), key("legal"), "write `illegal = \"REASON\"` instead of `legal = false`"));
+                errors.push(source.error(
+                    &l.span(),
+                    key("legal"),
+                    "write `illegal = \"REASON\"` instead of `legal = false`",
+                ));
             }
         }
         if let Some(r) = &e.illegal {
@@ -308,13 +370,34 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
             }
         }
         if let Some(points) = &e.captures {
-            checks.push(Check::Captures(read_points(&source, points, &key("captures"), width, height, &mut errors)));
+            checks.push(Check::Captures(read_points(
+                &source,
+                points,
+                &key("captures"),
+                width,
+                height,
+                &mut errors,
+            )));
         }
         if let Some(points) = &e.self_captures {
-            checks.push(Check::SelfCaptures(read_points(&source, points, &key("self_captures"), width, height, &mut errors)));
+            checks.push(Check::SelfCaptures(read_points(
+                &source,
+                points,
+                &key("self_captures"),
+                width,
+                height,
+                &mut errors,
+            )));
         }
         if let Some(b) = &e.board {
-            checks.push(Check::Board(read_diagram(&source, b, &key("board"), width, height, &mut errors)));
+            checks.push(Check::Board(read_diagram(
+                &source,
+                b,
+                &key("board"),
+                width,
+                height,
+                &mut errors,
+            )));
         }
         if let Some(p) = &e.prisoners {
             checks.push(Check::Prisoners([p.get_ref().black, p.get_ref().white]));
@@ -332,9 +415,18 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
             }
         }
         if checks.is_empty() {
-            errors.push(source.error(&spanned.span(), format!("expect[{i}]"), "this expectation asserts nothing"));
+            errors.push(source.error(
+                &spanned.span(),
+                format!("expect[{i}]"),
+                "this expectation asserts nothing",
+            ));
         }
-        let is_verdict = |c: &Check| matches!(c, Check::Verdict(_) | Check::Captures(_) | Check::SelfCaptures(_));
+        let is_verdict = |c: &Check| {
+            matches!(
+                c,
+                Check::Verdict(_) | Check::Captures(_) | Check::SelfCaptures(_)
+            )
+        };
         if after == 0 && checks.iter().any(is_verdict) {
             errors.push(source.error(
                 &e.after.span(),
@@ -342,7 +434,9 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
                 "the start (`after = 0`) has no move: verdicts and captures need a move",
             ));
         }
-        let illegal = checks.iter().any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
+        let illegal = checks
+            .iter()
+            .any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
         let removes = checks
             .iter()
             .any(|c| matches!(c, Check::Captures(p) | Check::SelfCaptures(p) if !p.is_empty()));
@@ -362,9 +456,46 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
         });
     }
     if raw.expect.is_empty() {
-        errors.push(source.error_at(0, "expect", "a scenario without expectations asserts nothing"));
+        errors.push(source.error_at(
+            0,
+            "expect",
+            "a scenario without expectations asserts nothing",
+        ));
     }
     find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
+
+    let mut crosschecks = Vec::new();
+    for (i, c) in raw.crosscheck.iter().enumerate() {
+        if c.engine.get_ref() != "gnugo" {
+            errors.push(source.error(
+                &c.engine.span(),
+                format!("crosscheck[{i}].engine"),
+                format!(
+                    "unknown engine `{}`; expected one of: gnugo",
+                    c.engine.get_ref()
+                ),
+            ));
+        }
+        match labels.get(c.run.get_ref().as_str()) {
+            Some(&run) => crosschecks.push(Crosscheck {
+                engine: c.engine.get_ref().clone(),
+                run,
+                flags: c.flags.clone(),
+            }),
+            None => {
+                let known: Vec<&str> = labels.keys().copied().collect();
+                errors.push(source.error(
+                    &c.run.span(),
+                    format!("crosscheck[{i}].run"),
+                    format!(
+                        "`{}` is not one of this scenario's runs: {}",
+                        c.run.get_ref(),
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
 
     if !errors.is_empty() {
         return Err(errors);
@@ -373,7 +504,12 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
         id: raw.id.into_inner(),
         title: raw.title,
         description: raw.description,
-        clauses: raw.clauses.into_inner().into_iter().map(Spanned::into_inner).collect(),
+        clauses: raw
+            .clauses
+            .into_inner()
+            .into_iter()
+            .map(Spanned::into_inner)
+            .collect(),
         checked: raw.checked.into_inner(),
         added: raw.added,
         path: path.to_path_buf(),
@@ -383,6 +519,7 @@ pub(crate) fn parse(path: &Path, text: &str, topic: &str, spec: &Spec) -> Result
         events,
         event_lines,
         expectations,
+        crosschecks,
     })
 }
 
@@ -397,13 +534,15 @@ fn read_points(
     points
         .iter()
         .enumerate()
-        .filter_map(|(j, v)| match Point::parse_gtp(v.get_ref(), width, height) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                errors.push(source.error(&v.span(), format!("{key}[{j}]"), e.to_string()));
-                None
-            }
-        })
+        .filter_map(
+            |(j, v)| match Point::parse_gtp(v.get_ref(), width, height) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    errors.push(source.error(&v.span(), format!("{key}[{j}]"), e.to_string()));
+                    None
+                }
+            },
+        )
         .collect()
 }
 

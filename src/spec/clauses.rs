@@ -77,7 +77,9 @@ pub const TOPICS: &[&str] = &[
 
 /// Topics whose clauses concern board play: the scope of the first scenarios and of the
 /// lint rule that wants a permitting and a forbidding scenario for every must-level clause.
-pub const BOARD_PLAY_TOPICS: &[&str] = &["board", "play", "capture", "suicide", "ko", "superko", "passes"];
+pub const BOARD_PLAY_TOPICS: &[&str] = &[
+    "board", "play", "capture", "suicide", "ko", "superko", "passes",
+];
 
 /// A source document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,29 +135,43 @@ struct RawClause {
     see: Vec<Spanned<String>>,
 }
 
+/// A clause with its `see` references, each paired with the error to report if it is unknown.
+pub type ClauseWithRefs = (Clause, Vec<(String, Located)>);
+
 /// Reads one clause file. Cross-file checks (unique ids, `see` references) are the registry's.
-pub fn parse_file(path: &Path, text: &str) -> Result<(Document, Vec<(Clause, Vec<(String, Located)>)>), Vec<Located>> {
+pub fn parse_file(
+    path: &Path,
+    text: &str,
+) -> Result<(Document, Vec<ClauseWithRefs>), Vec<Located>> {
     let source = Source::new(path, text);
     let raw: RawFile = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
     let mut errors = Vec::new();
     let mut clauses = Vec::new();
     for (i, c) in raw.clause.into_iter().enumerate() {
         let id_ok = !c.id.get_ref().is_empty()
-            && c.id.get_ref()
+            && c.id
+                .get_ref()
                 .chars()
                 .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-');
         if !id_ok {
             errors.push(source.error(
                 &c.id.span(),
                 format!("clause[{i}].id"),
-                format!("clause id `{}` must be lowercase letters, digits and dashes", c.id.get_ref()),
+                format!(
+                    "clause id `{}` must be lowercase letters, digits and dashes",
+                    c.id.get_ref()
+                ),
             ));
         }
         if !TOPICS.contains(&c.topic.get_ref().as_str()) {
             errors.push(source.error(
                 &c.topic.span(),
                 format!("clause[{i}].topic"),
-                format!("unknown topic `{}`; expected one of: {}", c.topic.get_ref(), TOPICS.join(", ")),
+                format!(
+                    "unknown topic `{}`; expected one of: {}",
+                    c.topic.get_ref(),
+                    TOPICS.join(", ")
+                ),
             ));
         }
         let see = c
@@ -165,7 +181,11 @@ pub fn parse_file(path: &Path, text: &str) -> Result<(Document, Vec<(Clause, Vec
             .map(|(j, s)| {
                 (
                     s.get_ref().clone(),
-                    source.error(&s.span(), format!("clause[{i}].see[{j}]"), format!("unknown clause `{}`", s.get_ref())),
+                    source.error(
+                        &s.span(),
+                        format!("clause[{i}].see[{j}]"),
+                        format!("unknown clause `{}`", s.get_ref()),
+                    ),
                 )
             })
             .collect();

@@ -54,7 +54,12 @@ impl<'a> Source<'a> {
     }
 
     /// An error at a byte offset about a key.
-    pub fn error_at(&self, offset: usize, key: impl Into<String>, message: impl Into<String>) -> Located {
+    pub fn error_at(
+        &self,
+        offset: usize,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Located {
         let (line, column) = self.line_column(offset);
         Located {
             file: self.path.to_path_buf(),
@@ -66,7 +71,12 @@ impl<'a> Source<'a> {
     }
 
     /// An error about a spanned value whose key path the caller knows.
-    pub fn error(&self, span: &Range<usize>, key: impl Into<String>, message: impl Into<String>) -> Located {
+    pub fn error(
+        &self,
+        span: &Range<usize>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Located {
         self.error_at(span.start, key, message)
     }
 

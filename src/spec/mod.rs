@@ -21,7 +21,10 @@ use crate::rules::Rules;
 /// Why a set of files could not be loaded. Every problem found is listed, not just the first.
 #[derive(Debug)]
 pub enum LoadError {
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     Invalid(Vec<Located>),
 }
 
@@ -133,7 +136,10 @@ impl Spec {
                     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
                     if def.name != stem {
                         let mut at = def.located.name.clone().expect("name located");
-                        at.message = format!("ruleset `{}` must live in a file named {}.toml", def.name, def.name);
+                        at.message = format!(
+                            "ruleset `{}` must live in a file named {}.toml",
+                            def.name, def.name
+                        );
                         errors.push(at);
                     }
                     for (name, at) in def.clauses.iter().zip(&def.located.clauses) {
@@ -154,7 +160,12 @@ impl Spec {
         };
         for def in spec.rulesets.values() {
             if let Err(message) = spec.rules(&def.name) {
-                let mut at = def.located.extends.clone().or_else(|| def.located.name.clone()).expect("located");
+                let mut at = def
+                    .located
+                    .extends
+                    .clone()
+                    .or_else(|| def.located.name.clone())
+                    .expect("located");
                 at.message = message;
                 errors.push(at);
             }
@@ -198,7 +209,9 @@ impl Spec {
                 )
             })?;
             if chain.iter().any(|d: &&RulesetDef| d.name == def.name) {
-                return Err(format!("ruleset `{name}` extends itself through `{current}`"));
+                return Err(format!(
+                    "ruleset `{name}` extends itself through `{current}`"
+                ));
             }
             chain.push(def);
             match &def.extends {
@@ -227,7 +240,11 @@ impl Spec {
                         return true;
                     }
                     steps += 1;
-                    current = d.extends.as_deref().and_then(|p| self.rulesets.get(p)).filter(|_| steps < 64);
+                    current = d
+                        .extends
+                        .as_deref()
+                        .and_then(|p| self.rulesets.get(p))
+                        .filter(|_| steps < 64);
                 }
                 false
             })

@@ -71,7 +71,11 @@ pub fn parse_file(path: &Path, text: &str) -> Result<RulesetDef, Vec<Located>> {
             toml::Value::Integer(i) => i.to_string(),
             toml::Value::Float(f) => f.to_string(),
             other => {
-                errors.push(source.error(&value.span(), key, format!("expected a word or a number, found {}", other.type_str())));
+                errors.push(source.error(
+                    &value.span(),
+                    key,
+                    format!("expected a word or a number, found {}", other.type_str()),
+                ));
                 continue;
             }
         };
@@ -79,11 +83,17 @@ pub fn parse_file(path: &Path, text: &str) -> Result<RulesetDef, Vec<Located>> {
             errors.push(source.error(&value.span(), key, e.to_string()));
             continue;
         }
-        located.axes.insert(axis.clone(), source.error(&value.span(), key, ""));
+        located
+            .axes
+            .insert(axis.clone(), source.error(&value.span(), key, ""));
         axes.insert(axis.clone(), word);
     }
     if raw.extends.is_none() {
-        let missing: Vec<&str> = AXES.iter().copied().filter(|a| !raw.axes.contains_key(*a)).collect();
+        let missing: Vec<&str> = AXES
+            .iter()
+            .copied()
+            .filter(|a| !raw.axes.contains_key(*a))
+            .collect();
         if !missing.is_empty() {
             errors.push(source.error(
                 &raw.name.span(),
@@ -96,7 +106,9 @@ pub fn parse_file(path: &Path, text: &str) -> Result<RulesetDef, Vec<Located>> {
         }
     }
     for (i, c) in raw.clauses.iter().enumerate() {
-        located.clauses.push(source.error(&c.span(), format!("clauses[{i}]"), ""));
+        located
+            .clauses
+            .push(source.error(&c.span(), format!("clauses[{i}]"), ""));
     }
     if !errors.is_empty() {
         return Err(errors);

@@ -1,0 +1,285 @@
+//! The command line as a user meets it: exit codes, failure reports, located errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn goconform(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .arg("--root")
+        .arg(root())
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A scratch folder of its own for each test, holding one scenario file.
+fn scenario_file(test: &str, id: &str, body: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("goconform-cli-{}-{test}", std::process::id()))
+        .join("broken");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{id}.toml"));
+    std::fs::write(&path, body).unwrap();
+    path
+}
+
+const GOOD_HEAD: &str = r#"
+id = "NAME"
+title = "t"
+clauses = ["logic-r7-step2"]
+checked = "hand count"
+rules = "aga"
+size = 5
+"#;
+
+fn head(id: &str) -> String {
+    GOOD_HEAD.replace("NAME", id)
+}
+
+#[test]
+fn the_whole_suite_passes_under_the_reference() {
+    let out = goconform(&["check"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains(" passed, 0 failed"), "{t}");
+}
+
+#[test]
+fn lint_is_clean() {
+    let out = goconform(&["lint"]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn a_wrong_expectation_fails_with_both_sides_and_a_reproduction() {
+    let body = format!(
+        "{}moves = [\"B C3\"]\n\n[[expect]]\nafter = 1\nillegal = \"suicide\"\n",
+        head("wrong-verdict")
+    );
+    let path = scenario_file("wrong", "wrong-verdict", &body);
+    let out = goconform(&["check", path.to_str().unwrap()]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("expected: illegal: suicide"), "{t}");
+    assert!(t.contains("actual:   legal"), "{t}");
+    assert!(t.contains("reproduce: goconform check"), "{t}");
+    assert!(t.contains("0 passed, 1 failed"), "{t}");
+}
+
+#[test]
+fn a_wrong_board_shows_both_diagrams_and_the_first_difference() {
+    let body = format!(
+        "{}moves = [\"B C3\"]\n\n[[expect]]\nafter = 1\nboard = \"\"\"\n. . . . .\n. . . . .\n. . . X .\n. . . . .\n. . . . .\n\"\"\"\n",
+        head("wrong-board")
+    );
+    let path = scenario_file("board", "wrong-board", &body);
+    let t = text(&goconform(&["check", path.to_str().unwrap()]));
+    assert!(t.contains("first difference at C3"), "{t}");
+    assert!(t.contains("<>"), "{t}");
+}
+
+/// Each broken file is rejected with file:line:column, the key, and a message; exit code 2.
+#[test]
+fn broken_scenarios_name_file_line_column_and_key() {
+    let cases: &[(&str, String, &str, &str)] = &[
+        (
+            "unknown-key",
+            format!("{}colour = \"B\"\n", head("unknown-key")),
+            "key `colour`",
+            "unknown field",
+        ),
+        (
+            "off-board",
+            format!("{}moves = [\"B K9\"]\n[[expect]]\nafter = 1\nlegal = true\n", head("off-board")),
+            "key `moves[0]`",
+            "off the 5x5 board",
+        ),
+        (
+            "ragged",
+            format!("{}board = \"\"\"\n. . . . .\n. . . .\n. . . . .\n. . . . .\n. . . . .\n\"\"\"\n[[expect]]\nafter = 0\nto_move = \"B\"\n", head("ragged")),
+            "key `board`",
+            "row 2 has 4 points",
+        ),
+        (
+            "unknown-clause",
+            format!("{}[[expect]]\nafter = 0\nto_move = \"B\"\n", head("unknown-clause")).replace("logic-r7-step2", "logic-r99"),
+            "key `clauses[0]`",
+            "unknown clause `logic-r99`",
+        ),
+        (
+            "unknown-ruleset",
+            format!("{}[[expect]]\nafter = 0\nto_move = \"B\"\n", head("unknown-ruleset")).replace("rules = \"aga\"", "rules = \"ag\""),
+            "key `rules",
+            "unknown ruleset `ag`",
+        ),
+        (
+            "contradiction",
+            format!("{}moves = [\"B C3\"]\n[[expect]]\nafter = 1\nlegal = true\n[[expect]]\nafter = 1\nillegal = \"occupied\"\n", head("contradiction")),
+            "key `expect[1].illegal`",
+            "contradictory expectations",
+        ),
+        (
+            "asserts-nothing",
+            format!("{}moves = [\"B C3\"]\n[[expect]]\nafter = 1\n", head("asserts-nothing")),
+            "key `expect[0]`",
+            "asserts nothing",
+        ),
+        (
+            "bad-axis",
+            format!("{}set = {{ ko = \"superduper\" }}\n[[expect]]\nafter = 0\nto_move = \"B\"\n", head("bad-axis")),
+            "key `set.ko`",
+            "expected one of: simple, positional, situational, natural-situational",
+        ),
+    ];
+    for (id, body, key, message) in cases {
+        let path = scenario_file(id, id, body);
+        let out = goconform(&["check", path.to_str().unwrap()]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{id}: {t}");
+        let file = path.to_str().unwrap();
+        let located = t
+            .lines()
+            .find(|l| l.contains(file))
+            .unwrap_or_else(|| panic!("{id}: no line names the file:\n{t}"));
+        let rest = &located[located.find(file).unwrap() + file.len()..];
+        let mut parts = rest.splitn(4, ':');
+        assert_eq!(parts.next(), Some(""), "{id}: {located}");
+        assert!(
+            parts.next().unwrap().parse::<usize>().is_ok(),
+            "{id}: no line in {located}"
+        );
+        assert!(
+            parts.next().unwrap().parse::<usize>().is_ok(),
+            "{id}: no column in {located}"
+        );
+        assert!(located.contains(key), "{id}: no `{key}` in {located}");
+        assert!(t.contains(message), "{id}: no `{message}` in {t}");
+    }
+}
+
+#[test]
+fn a_ragged_diagram_points_at_the_short_row() {
+    let body = format!(
+        "{}board = \"\"\"\n. . . . .\n. . . .\n. . . . .\n. . . . .\n. . . . .\n\"\"\"\n[[expect]]\nafter = 0\nto_move = \"B\"\n",
+        head("ragged-line")
+    );
+    let path = scenario_file("ragged-line", "ragged-line", &body);
+    let t = text(&goconform(&["check", path.to_str().unwrap()]));
+    // The board string opens on line 8; its second row is line 10 of the file.
+    assert!(t.contains("ragged-line.toml:10:"), "{t}");
+}
+
+#[test]
+fn explain_names_adopting_rulesets_and_scenarios() {
+    let out = goconform(&["explain", "bga-ko-superko"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("adopted by: bga, egf-option-2, london-open"),
+        "{t}"
+    );
+    assert!(t.contains("retake-after-passes"), "{t}");
+    let out = goconform(&["explain", "bga-ko"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("did you mean"), "{}", text(&out));
+}
+
+#[test]
+fn rulesets_are_shown_side_by_side() {
+    let out = goconform(&["rulesets"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let header = t.lines().next().unwrap();
+    for name in [
+        "aga",
+        "aga-1991-text",
+        "bga",
+        "london-open",
+        "egf-option-2",
+        "new-zealand",
+        "tromp-taylor",
+        "chinese",
+        "japanese-1989",
+        "logical-rules",
+    ] {
+        assert!(
+            header.split_whitespace().any(|w| w == name),
+            "{name} missing from {header}"
+        );
+    }
+    let ko = t.lines().find(|l| l.starts_with("ko ")).unwrap();
+    assert!(
+        ko.contains("natural-situational")
+            && ko.contains("situational")
+            && ko.contains("positional"),
+        "{ko}"
+    );
+}
+
+#[test]
+fn check_refuses_an_unknown_ruleset_filter() {
+    let out = goconform(&["check", "--rules", "agga"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("unknown ruleset `agga`"));
+}
+
+#[test]
+fn show_prints_every_move_with_its_verdict() {
+    let file = root().join("conformance/superko/retake-after-passes.toml");
+    let out = goconform(&["show", file.to_str().unwrap(), "--rules", "aga-1991-text"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("14. W B3: illegal: superko"), "{t}");
+    assert!(t.contains("13. dispute: legal"), "{t}");
+}
+
+#[test]
+fn coverage_lists_clauses_by_level() {
+    let out = goconform(&["coverage"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("must: "), "{t}");
+    assert!(t.contains("bga-ko-superko"), "{t}");
+}
+
+#[test]
+fn gtp_answers_over_standard_streams() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .args([
+            "--root",
+            root().to_str().unwrap(),
+            "gtp",
+            "--rules",
+            "aga",
+            "--set",
+            "ko=simple",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 boardsize 5\n2 play b c3\n3 goconform-why b c3\nbogus\n4 quit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let t = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(t.contains("=1 \n\n=2 \n\n=3 occupied\n\n?"), "{t}");
+    assert!(t.contains("=4"), "{t}");
+}
