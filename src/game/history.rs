@@ -122,6 +122,7 @@ impl History {
             return false;
         }
         let after = board_after();
-        matching.any(|e| after.matches_snapshot(&self.snapshots[e.snapshot..e.snapshot + self.area]))
+        matching
+            .any(|e| after.matches_snapshot(&self.snapshots[e.snapshot..e.snapshot + self.area]))
     }
 }

@@ -240,7 +240,12 @@ mod tests {
 
     #[test]
     fn komi_is_exact_in_half_points() {
-        for (text, shown) in [("7.5", "7.5"), ("-0.5", "-0.5"), ("6", "6"), ("-3.5", "-3.5")] {
+        for (text, shown) in [
+            ("7.5", "7.5"),
+            ("-0.5", "-0.5"),
+            ("6", "6"),
+            ("-3.5", "-3.5"),
+        ] {
             assert_eq!(text.parse::<Komi>().unwrap().to_string(), shown);
         }
     }
