@@ -194,7 +194,7 @@ struct Region {
 
 impl Region {
     /// The colour this region counts for, if exactly one colour borders it.
-    fn owner(&self) -> Option<Color> {
+    fn owner(self) -> Option<Color> {
         match self.borders {
             [true, false] => Some(Color::Black),
             [false, true] => Some(Color::White),
@@ -451,12 +451,21 @@ mod tests {
         // By hand: Black 27 stones, White 33. Regions: Black A7-A9/B8/C8/C9 (6), A1-A2 (2),
         // C1 (1); White F9, J6, C5, E5, F1, H1, J2 (1 each); shared H9, J8, E3-F3-G3.
         assert_eq!(result(SEKI_CHECK, Scoring::Area, SekiEyes::Count), "W+4.5");
-        assert_eq!(result(SEKI_CHECK, Scoring::Territory, SekiEyes::Count), "B+1.5");
+        assert_eq!(
+            result(SEKI_CHECK, Scoring::Territory, SekiEyes::Count),
+            "B+1.5"
+        );
         // Every group touches a shared point (the black group at G4 through G3, the left
         // black group through the A7 region it shares with it), so no territory counts.
-        assert_eq!(result(SEKI_CHECK, Scoring::Territory, SekiEyes::Neutral), "W+0.5");
+        assert_eq!(
+            result(SEKI_CHECK, Scoring::Territory, SekiEyes::Neutral),
+            "W+0.5"
+        );
         // KataGo's area counting with a seki tax gives W+6.5 too.
-        assert_eq!(result(SEKI_CHECK, Scoring::Area, SekiEyes::Neutral), "W+6.5");
+        assert_eq!(
+            result(SEKI_CHECK, Scoring::Area, SekiEyes::Neutral),
+            "W+6.5"
+        );
     }
 
     #[test]
@@ -484,7 +493,13 @@ mod tests {
     #[test]
     fn counts_are_itemised() {
         let b = board(SEKI_CHECK);
-        let c = count(&b, &rules(Scoring::Area, SekiEyes::Count, 1), [0, 0], &[], 0);
+        let c = count(
+            &b,
+            &rules(Scoring::Area, SekiEyes::Count, 1),
+            [0, 0],
+            &[],
+            0,
+        );
         assert_eq!(c.stones, [27, 33]);
         assert_eq!(c.territory, [9, 7]);
         assert_eq!(c.total, [72, 81]);
@@ -504,18 +519,36 @@ mod tests {
             . . X O .",
         );
         let dead = [pt(&b, "A3"), pt(&b, "E5")]; // E5 is empty: ignored
-        let area = count(&b, &rules(Scoring::Area, SekiEyes::Count, 1), [0, 0], &dead, 0);
+        let area = count(
+            &b,
+            &rules(Scoring::Area, SekiEyes::Count, 1),
+            [0, 0],
+            &dead,
+            0,
+        );
         assert_eq!(area.stones, [5, 5]);
         assert_eq!(area.dead, [1, 0]);
         assert_eq!(area.territory, [10, 5]);
         assert_eq!(area.result(), "B+4.5");
-        let terr = count(&b, &rules(Scoring::Territory, SekiEyes::Count, 1), [2, 3], &dead, 0);
+        let terr = count(
+            &b,
+            &rules(Scoring::Territory, SekiEyes::Count, 1),
+            [2, 3],
+            &dead,
+            0,
+        );
         // Black 10 + 2 prisoners + 1 dead = 13; White 5 + 3 + 0.5 = 8.5.
         assert_eq!(terr.result(), "B+4.5");
         assert_eq!(terr.captures, [2, 3]);
         // Without the agreement the white stone stands, and the nine empty points around it
         // touch both colours: nobody's. Black 5; White 6 + 5 + 0.5.
-        let alive = count(&b, &rules(Scoring::Area, SekiEyes::Count, 1), [0, 0], &[], 0);
+        let alive = count(
+            &b,
+            &rules(Scoring::Area, SekiEyes::Count, 1),
+            [0, 0],
+            &[],
+            0,
+        );
         assert_eq!(alive.territory, [0, 5]);
         assert_eq!(alive.result(), "W+6.5");
     }
@@ -582,7 +615,13 @@ mod tests {
         let r = rules(Scoring::Area, SekiEyes::Count, -6);
         assert_eq!(count(&b, &r, [0, 0], &[], 0).result(), "B+7");
         let empty = Board::new(3, 3).unwrap();
-        let c = count(&empty, &rules(Scoring::Area, SekiEyes::Count, 13), [0, 0], &[], 0);
+        let c = count(
+            &empty,
+            &rules(Scoring::Area, SekiEyes::Count, 13),
+            [0, 0],
+            &[],
+            0,
+        );
         assert_eq!(c.territory, [0, 0]);
         assert_eq!(c.result(), "W+6.5");
     }

@@ -32,8 +32,10 @@ pub enum Reason {
     GamePaused,
     /// The game is over.
     GameOver,
-    /// A dispute can only be raised while play is paused, under an ending that resumes play.
+    /// A dispute can only be raised while play is paused.
     NotPaused,
+    /// The ending in force settles disputes some other way (a referee), not by resuming play.
+    NoResumption,
 }
 
 impl Reason {
@@ -46,6 +48,7 @@ impl Reason {
         Reason::GamePaused,
         Reason::GameOver,
         Reason::NotPaused,
+        Reason::NoResumption,
     ];
 
     pub fn word(self) -> &'static str {
@@ -58,6 +61,7 @@ impl Reason {
             Reason::GamePaused => "game-paused",
             Reason::GameOver => "game-over",
             Reason::NotPaused => "not-paused",
+            Reason::NoResumption => "no-resumption",
         }
     }
 }
@@ -477,11 +481,11 @@ impl Game {
 
     fn dispute(&mut self) -> Verdict {
         let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
-        if self.phase != Phase::Paused || !resumes {
-            return Verdict::Illegal(match self.phase {
-                Phase::Ended => Reason::GameOver,
-                _ => Reason::NotPaused,
-            });
+        match self.phase {
+            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
+            Phase::Playing => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Paused if !resumes => return Verdict::Illegal(Reason::NoResumption),
+            Phase::Paused => {}
         }
         self.phase = Phase::Playing;
         self.consecutive_passes = 0;

@@ -1,0 +1,135 @@
+//! Properties of the incremental board and the executor over random games.
+//!
+//! The board keeps strings, pseudo-liberties and hashes incrementally for speed; these
+//! properties compare it with naive recomputation after every move of many random games.
+
+use std::collections::HashSet;
+
+use goconform::board::{Board, Color, Move, Point};
+use goconform::game::{Event, Game, Reason, Setup, Verdict};
+use goconform::rules::{KoRule, Rules, SuicideRule};
+use proptest::prelude::*;
+
+/// Liberties of the string at `p`, found by flood fill on the public API only.
+fn naive_liberties(board: &Board, p: Point) -> usize {
+    let color = board.get(p).expect("a stone");
+    let mut seen = HashSet::from([p]);
+    let mut stack = vec![p];
+    let mut libs = HashSet::new();
+    while let Some(q) = stack.pop() {
+        for n in board.adjacent(q) {
+            match board.get(n) {
+                None => {
+                    libs.insert(n);
+                }
+                Some(c) if c == color && seen.insert(n) => stack.push(n),
+                _ => {}
+            }
+        }
+    }
+    libs.len()
+}
+
+fn rules(ko: KoRule, suicide: SuicideRule) -> Rules {
+    Rules {
+        ko,
+        suicide,
+        ..Rules::default()
+    }
+}
+
+fn ko_rule() -> impl Strategy<Value = KoRule> {
+    prop::sample::select(KoRule::ALL.to_vec())
+}
+
+fn suicide_rule() -> impl Strategy<Value = SuicideRule> {
+    prop::sample::select(SuicideRule::ALL.to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// After every move: the incremental hash equals the hash from scratch, every string has a
+    /// liberty, `liberties` agrees with a flood fill, and the preview predicted the outcome.
+    #[test]
+    fn incremental_state_matches_recomputation(
+        size in 2u8..8,
+        ko in ko_rule(),
+        suicide in suicide_rule(),
+        picks in prop::collection::vec((0usize..64, 0u8..10), 1..120),
+    ) {
+        let mut game = Game::new(rules(ko, suicide), &Setup::empty(size, size)).unwrap();
+        for (pick, pass_roll) in picks {
+            if game.phase() != goconform::game::Phase::Playing {
+                break;
+            }
+            let color = game.to_move();
+            let points: Vec<Point> = game.board().points().collect();
+            let p = points[pick % points.len()];
+            let mv = if pass_roll == 0 { Move::Pass } else { Move::Play(p) };
+            let before = game.board().clone();
+            let preview = before.preview(color, p);
+            let verdict = game.apply(Event::Move(color, mv));
+            let board = game.board();
+            prop_assert_eq!(board.hash(), board.hash_from_scratch());
+            for q in board.points() {
+                if board.get(q).is_some() {
+                    let naive = naive_liberties(board, q);
+                    prop_assert!(naive > 0, "string at {} has no liberty", q);
+                    prop_assert_eq!(board.liberties(q), naive);
+                }
+            }
+            match (mv, &verdict) {
+                (Move::Play(_), Verdict::Legal { captured, self_captured }) => {
+                    let preview = preview.expect("a legal play was previewed");
+                    prop_assert_eq!(preview.captured as usize, captured.len());
+                    prop_assert_eq!(preview.self_captured as usize, self_captured.len());
+                    prop_assert_eq!(preview.hash_after, board.hash());
+                }
+                (_, Verdict::Illegal(_)) => prop_assert_eq!(&before, board),
+                _ => {}
+            }
+        }
+    }
+
+    /// A play is refused as `occupied` exactly when the point holds a stone, and as `suicide`
+    /// only where the suicide rule forbids that many stones.
+    #[test]
+    fn refusals_match_their_reasons(
+        size in 3u8..7,
+        suicide in suicide_rule(),
+        picks in prop::collection::vec(0usize..49, 1..80),
+    ) {
+        let mut game = Game::new(rules(KoRule::Simple, suicide), &Setup::empty(size, size)).unwrap();
+        for pick in picks {
+            let color = game.to_move();
+            let points: Vec<Point> = game.board().points().collect();
+            let p = points[pick % points.len()];
+            let preview = game.board().preview(color, p);
+            match game.apply(Event::Move(color, Move::Play(p))) {
+                Verdict::Illegal(Reason::Occupied) => prop_assert!(preview.is_none()),
+                Verdict::Illegal(Reason::Suicide) => {
+                    let n = preview.expect("empty point").self_captured;
+                    match suicide {
+                        SuicideRule::Forbidden => prop_assert!(n >= 1),
+                        SuicideRule::MultiStone => prop_assert_eq!(n, 1),
+                        SuicideRule::Allowed => prop_assert!(false, "suicide refused where allowed"),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_on_different_colours_to_move_hash_alike_but_compare_by_board() {
+    let mut a = Board::new(5, 5).unwrap();
+    let mut b = Board::new(5, 5).unwrap();
+    a.set_stone(Color::Black, Point::new(0, 0));
+    b.set_stone(Color::Black, Point::new(0, 0));
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+    b.clear_point(Point::new(0, 0));
+    assert_ne!(a, b);
+}

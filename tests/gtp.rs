@@ -1,0 +1,564 @@
+//! GTP sessions against the reference engine, over in-memory buffers.
+//!
+//! Each test feeds a script to `goconform::gtp::serve` and checks the answers exactly: GTP
+//! controllers parse responses byte by byte, so the framing matters as much as the content.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use goconform::rules::Rules;
+
+/// Resolves the two ruleset names these tests use.
+fn resolve(name: &str) -> Result<Rules, String> {
+    match name {
+        "aga" => Ok(Rules::default()),
+        "simple" => {
+            let mut rules = Rules::default();
+            rules.set("ko", "simple").map_err(|e| e.to_string())?;
+            Ok(rules)
+        }
+        _ => Err(format!("unknown ruleset `{name}`; known: aga, simple")),
+    }
+}
+
+/// The whole output of a session over `script`.
+fn session(script: &str) -> String {
+    let mut out = Vec::new();
+    goconform::gtp::serve(
+        script.as_bytes(),
+        &mut out,
+        Rules::default(),
+        "aga".to_string(),
+        &resolve,
+    )
+    .expect("in-memory I/O cannot fail");
+    String::from_utf8(out).expect("responses are UTF-8")
+}
+
+/// The responses of a session, each without its terminating blank line. Every response must
+/// end with exactly one blank line.
+fn answers(script: &str) -> Vec<String> {
+    let out = session(script);
+    assert!(
+        out.is_empty() || out.ends_with("\n\n"),
+        "unterminated: {out:?}"
+    );
+    out.split_terminator("\n\n").map(str::to_string).collect()
+}
+
+/// The last response of a session.
+fn last(script: &str) -> String {
+    answers(script).pop().expect("at least one response")
+}
+
+/// Script lines putting stones of one colour on the given vertices.
+fn stones(color: &str, vertices: &str) -> String {
+    vertices
+        .split_whitespace()
+        .map(|v| format!("play {color} {v}\n"))
+        .collect()
+}
+
+#[test]
+fn ids_are_echoed_and_every_response_ends_with_a_blank_line() {
+    let version = env!("CARGO_PKG_VERSION");
+    let out = session(
+        "1 protocol_version\r\nname\n\n   \n# a comment line\n3 version # trailing comment\n\
+         known_command\tplay\nknown_command foo\n42 boardsize 26\n\x01na\x02me\n7 quit\nname\n",
+    );
+    assert_eq!(
+        out,
+        format!(
+            "=1 2\n\n= goconform\n\n=3 {version}\n\n= true\n\n= false\n\n?42 unacceptable size\n\n\
+             = goconform\n\n=7 \n\n"
+        )
+    );
+}
+
+#[test]
+fn list_commands_names_everything_and_known_command_agrees() {
+    let expected = [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "undo",
+        "showboard",
+        "is_legal",
+        "all_legal",
+        "list_stones",
+        "captures",
+        "fixed_handicap",
+        "set_free_handicap",
+        "final_score",
+        "final_status_list",
+        "genmove",
+        "goconform-rules",
+        "goconform-why",
+        "goconform-prisoners",
+        "goconform-dead",
+        "goconform-set",
+        "goconform-phase",
+    ];
+    let listed = last("list_commands\n");
+    let listed = listed.strip_prefix("= ").unwrap();
+    let listed: BTreeSet<&str> = listed.lines().collect();
+    for command in expected {
+        assert!(
+            listed.contains(command),
+            "{command} missing from {listed:?}"
+        );
+    }
+    let script: String = listed
+        .iter()
+        .map(|c| format!("known_command {c}\n"))
+        .collect();
+    for answer in answers(&script) {
+        assert_eq!(answer, "= true");
+    }
+}
+
+#[test]
+fn board_sizes_outside_2_to_25_are_refused() {
+    let got = answers("boardsize 26\nboardsize 1\nboardsize 0\nboardsize -3\nboardsize nine\nboardsize\nboardsize 2\nboardsize 25\nplay b z25\n");
+    assert_eq!(got[0], "? unacceptable size");
+    assert_eq!(got[1], "? unacceptable size");
+    assert_eq!(got[2], "? unacceptable size");
+    assert_eq!(got[3], "? unacceptable size");
+    assert!(
+        got[4].starts_with("? boardsize not an integer"),
+        "{}",
+        got[4]
+    );
+    assert!(got[5].starts_with("? syntax error"), "{}", got[5]);
+    assert_eq!(&got[6..], ["= ", "= ", "= "]);
+}
+
+/// A 5x5 basic ko: after White's B2 takes C2, Black may not retake at once.
+///
+/// ```text
+///  5 . . . X .
+///  4 . . . . X
+///  3 . X O . .
+///  2 X O . O .
+///  1 . X O . .
+///    A B C D E
+/// ```
+///
+/// White's stones go first so that Black makes the move before White's capture, as in a game
+/// that alternates: under natural situational superko the retake is refused because Black
+/// would recreate a position Black created. (Had White made that position, NSSK would allow
+/// the retake: it bans only a player's own earlier positions.)
+const KO: &str = "boardsize 5\nplay w c3\nplay w d2\nplay w c1\nplay b b3\nplay b a2\nplay b b1\n\
+                  play b c2\nplay b d5\nplay b e4\nplay w b2\n";
+
+#[test]
+fn consecutive_plays_of_one_colour_are_accepted() {
+    let got = answers(KO);
+    assert!(got.iter().all(|a| a == "= "), "{got:?}");
+    assert_eq!(
+        last(&format!("{KO}list_stones black\n")),
+        "= D5 E4 B3 A2 B1"
+    );
+    assert_eq!(last(&format!("{KO}list_stones white\n")), "= C3 B2 D2 C1");
+}
+
+#[test]
+fn a_basic_ko_retake_is_refused_with_its_reason() {
+    let got = answers(&format!(
+        "{KO}play b c2\nis_legal b c2\ngoconform-why b c2\ngoconform-why black C2\n\
+         goconform-why w c2\ngoconform-why b b2\ngoconform-why w e5\ngoconform-why w pass\n\
+         is_legal w e5\nis_legal b a1\ncaptures w\ngoconform-prisoners w\n"
+    ));
+    let tail = &got[got.len() - 12..];
+    assert_eq!(
+        tail,
+        [
+            "? illegal move: ko",
+            "= 0",
+            "= ko",
+            "= ko",
+            "= legal",
+            "= occupied",
+            "= suicide",
+            "= legal",
+            "= 0",
+            "= 1",
+            "= 1",
+            "= 1",
+        ]
+    );
+    // After an exchange elsewhere the retake is legal.
+    let got = answers(&format!(
+        "{KO}play b e1\nplay w d1\nplay b c2\ncaptures b\n"
+    ));
+    assert_eq!(&got[got.len() - 4..], ["= ", "= ", "= ", "= 1"]);
+}
+
+#[test]
+fn undo_takes_back_moves_and_their_captures() {
+    let script = format!(
+        "{KO}play b e1\nplay w d1\nplay b c2\nundo\ncaptures b\nlist_stones white\n\
+         undo\nundo\nundo\nlist_stones black\ncaptures w\n"
+    );
+    let got = answers(&script);
+    let tail = &got[got.len() - 8..];
+    assert_eq!(
+        tail,
+        [
+            "= ",
+            "= 0",
+            "= C3 B2 D2 C1 D1",
+            "= ",
+            "= ",
+            "= ",
+            "= D5 E4 B3 A2 C2 B1",
+            "= 0",
+        ]
+    );
+    let got = answers("boardsize 5\nundo\nplay b a1\nundo\nundo\n");
+    assert_eq!(got, ["= ", "? cannot undo", "= ", "= ", "? cannot undo"]);
+}
+
+#[test]
+fn fixed_handicap_follows_the_specification() {
+    let got = answers("boardsize 19\nfixed_handicap 4\n");
+    let vertices: BTreeSet<&str> = got[1].strip_prefix("= ").unwrap().split(' ').collect();
+    assert_eq!(vertices, BTreeSet::from(["D4", "Q16", "D16", "Q4"]));
+    let got = answers(
+        "boardsize 19\nfixed_handicap 4\nfixed_handicap 2\nundo\nlist_stones b\n\
+         clear_board\nfixed_handicap 10\nfixed_handicap 1\nfixed_handicap x\n\
+         boardsize 9\nfixed_handicap 9\nboardsize 8\nfixed_handicap 5\nboardsize 6\nfixed_handicap 2\n",
+    );
+    assert_eq!(got[2], "? board not empty");
+    assert_eq!(got[3], "? cannot undo");
+    assert_eq!(got[4], "= D16 Q16 D4 Q4");
+    assert!(
+        got[6].starts_with("? invalid number of stones"),
+        "{}",
+        got[6]
+    );
+    assert!(
+        got[7].starts_with("? invalid number of stones"),
+        "{}",
+        got[7]
+    );
+    assert!(
+        got[8].starts_with("? number of stones not an integer"),
+        "{}",
+        got[8]
+    );
+    assert_eq!(got[10], "= C3 G7 C7 G3 C5 G5 E3 E7 E5");
+    assert!(
+        got[12].starts_with("? invalid number of stones"),
+        "{}",
+        got[12]
+    );
+    assert!(
+        got[14].starts_with("? invalid number of stones"),
+        "{}",
+        got[14]
+    );
+}
+
+#[test]
+fn white_moves_first_after_handicap_stones() {
+    let got = answers(
+        "boardsize 9\nset_free_handicap a1 b2\nshowboard\nset_free_handicap c3\n\
+         set_free_handicap c3 c3\nset_free_handicap c3 z9\nlist_stones b\n",
+    );
+    assert_eq!(got[1], "= ");
+    assert!(
+        got[2].contains("handicap 2;") && got[2].contains("white to move"),
+        "{}",
+        got[2]
+    );
+    assert!(
+        got[3].starts_with("? invalid number of stones"),
+        "{}",
+        got[3]
+    );
+    assert!(got[4].starts_with("? repeated vertex"), "{}", got[4]);
+    assert!(got[5].starts_with("? `z9` is off"), "{}", got[5]);
+    assert_eq!(got[6], "= B2 A1");
+    assert!(last("boardsize 9\nshowboard\n").contains("black to move"));
+}
+
+/// The 5x5 position scored by hand in the tests below: a black wall on C, a white wall on D,
+/// and a white stone at A3 inside Black's side.
+const WALLS: &str =
+    "boardsize 5\nkomi 0.5\nplay b c1\nplay b c2\nplay b c3\nplay b c4\nplay b c5\n\
+                     play w d1\nplay w d2\nplay w d3\nplay w d4\nplay w d5\nplay w a3\n";
+
+#[test]
+fn final_score_of_a_settled_position() {
+    // No agreement: A3 stands, and the nine empty points around it touch both colours.
+    // Area: Black 5; White 6 stones + 5 (column E) + 0.5 = 11.5.
+    assert_eq!(last(&format!("{WALLS}final_score\n")), "= W+6.5");
+    // A3 agreed dead. Area: Black 5 stones + 10 points = 15; White 5 + 5 + 0.5.
+    let dead = format!("{WALLS}goconform-dead a3\n");
+    assert_eq!(last(&format!("{dead}final_score\n")), "= B+4.5");
+    // Territory: Black 10 + 1 dead stone = 11; White 5 + 0.5.
+    assert_eq!(
+        last(&format!(
+            "{dead}goconform-set scoring=territory\nfinal_score\n"
+        )),
+        "= B+5.5"
+    );
+    // Two passes hand one pass stone each way: the territory margin does not move.
+    let passed = format!("{dead}play b pass\nplay w pass\ngoconform-set scoring=territory\n");
+    let got = answers(&format!(
+        "{passed}final_score\ngoconform-prisoners b\ncaptures b\ngoconform-phase\nplay b e5\n"
+    ));
+    let tail = &got[got.len() - 5..];
+    assert_eq!(
+        tail,
+        [
+            "= B+5.5",
+            "= 1",
+            "= 0",
+            "= paused",
+            "? illegal move: game-paused"
+        ]
+    );
+    let got = answers(&format!(
+        "{dead}final_status_list dead\nfinal_status_list alive\nfinal_status_list seki\n\
+         final_status_list unknown\n"
+    ));
+    let tail = &got[got.len() - 4..];
+    assert_eq!(tail[0], "= A3");
+    assert_eq!(tail[1], "= C5 C4 C3 C2 C1\nD5 D4 D3 D2 D1");
+    assert_eq!(tail[2], "= ");
+    assert!(tail[3].starts_with("? invalid status"), "{}", tail[3]);
+}
+
+#[test]
+fn dead_stones_are_whole_strings_and_clear_when_the_position_changes() {
+    let got = answers(&format!(
+        "{WALLS}goconform-dead b2\ngoconform-dead c3\nfinal_status_list dead\n\
+         goconform-dead\nfinal_status_list dead\ngoconform-dead a3\nplay b pass\n\
+         final_status_list dead\nplay w e1\nfinal_status_list dead\n"
+    ));
+    let tail = &got[got.len() - 10..];
+    assert_eq!(tail[0], "? no stone at B2");
+    assert_eq!(tail[1], "= ");
+    assert_eq!(tail[2], "= C5 C4 C3 C2 C1");
+    assert_eq!(tail[4], "= ");
+    assert_eq!(tail[7], "= A3");
+    assert_eq!(tail[9], "= ");
+}
+
+/// RULES-FACTS item 21: the seki-with-eyes check position (9x9, komi 0.5).
+#[test]
+fn the_seki_check_position_scores_as_published() {
+    let black = "B9 D9 D8 H8 J9 B7 C7 D7 E7 F7 G7 A6 G6 A5 G5 A4 G4 H4 J4 A3 B3 C3 B2 C2 D2 B1 D1";
+    let white = "E9 G9 E8 F8 G8 H7 J7 B6 C6 D6 E6 F6 H6 B5 D5 F5 H5 J5 B4 C4 D4 E4 F4 \
+                 D3 H3 J3 E2 F2 G2 H2 E1 G1 J1";
+    let setup = format!(
+        "boardsize 9\nkomi 0.5\n{}{}",
+        stones("b", black),
+        stones("w", white)
+    );
+    let got = answers(&format!(
+        "{setup}final_score\ngoconform-set scoring=territory\nfinal_score\n\
+         goconform-set seki-eyes=neutral\nfinal_score\nfinal_status_list dead\n"
+    ));
+    assert!(got[..got.len() - 6].iter().all(|a| a == "= "));
+    let tail = &got[got.len() - 6..];
+    assert_eq!(tail, ["= W+4.5", "= ", "= B+1.5", "= ", "= W+0.5", "= "]);
+    let seki = last(&format!("{setup}final_status_list seki\n"));
+    assert!(seki.contains("H8") && seki.contains("E9 G9"), "{seki}");
+}
+
+#[test]
+fn passes_are_prisoners_but_not_captures() {
+    let got = answers(
+        "boardsize 9\nplay b pass\nplay w d4\nplay b pass\ncaptures w\ngoconform-prisoners w\n\
+         goconform-prisoners b\n",
+    );
+    assert_eq!(&got[got.len() - 3..], ["= 0", "= 2", "= 0"]);
+}
+
+#[test]
+fn rules_can_be_switched_unless_the_game_so_far_would_break_them() {
+    // After White takes the ko, Black passes and retakes out of turn; White does the same
+    // back. Simple ko allows both (each pass lifts the ban); every superko rule forbids
+    // Black's retake, which recreates the position after Black's E4 with White to move.
+    let cycle = "play b pass\nplay b c2\nplay w pass\nplay w b2\n";
+    let got = answers(&format!(
+        "goconform-rules simple\n{KO}{cycle}goconform-set ko=positional\n\
+         goconform-set ko=superduper\ngoconform-rules nonesuch\ngoconform-rules\n\
+         goconform-set\ngoconform-why b c2\n"
+    ));
+    let tail = &got[got.len() - 10..];
+    assert_eq!(tail[..4], ["= ", "= ", "= ", "= "]);
+    // Positional superko forbids Black's retake: the change is refused and names the move.
+    assert!(
+        tail[4].starts_with("? move 12 (B C2)") && tail[4].ends_with("superko"),
+        "{}",
+        tail[4]
+    );
+    assert!(tail[5].contains("natural-situational"), "{}", tail[5]);
+    assert_eq!(tail[6], "? unknown ruleset `nonesuch`; known: aga, simple");
+    assert!(tail[7].starts_with("? syntax error"), "{}", tail[7]);
+    assert!(tail[8].starts_with("? expected AXIS=VALUE"), "{}", tail[8]);
+    // Still simple ko: Black's immediate retake is a plain ko.
+    assert_eq!(tail[9], "= ko");
+    // Under the default natural situational superko the retake after the pass is refused.
+    let got = answers(&format!("{KO}play b pass\nplay b c2\ngoconform-why b c2\n"));
+    assert_eq!(
+        &got[got.len() - 3..],
+        ["= ", "? illegal move: superko", "= superko"]
+    );
+}
+
+#[test]
+fn genmove_plays_a_legal_move_and_is_reproducible() {
+    let script =
+        "boardsize 5\ngenmove b\ngenmove w\ngenmove b\ngenmove w\nlist_stones b\nlist_stones w\n";
+    let first = answers(script);
+    assert_eq!(first, answers(script));
+    let moves: Vec<&str> = first[1..5]
+        .iter()
+        .map(|a| a.strip_prefix("= ").unwrap())
+        .collect();
+    assert!(moves.iter().all(|m| m.len() == 2), "{moves:?}");
+    // White has no legal board play on this 2x2 board (both points are suicide), so genmove
+    // passes; once play is paused it cannot move at all.
+    let got = answers(
+        "boardsize 2\nplay b a1\nplay b b2\ngenmove w\nplay b pass\ngoconform-phase\ngenmove w\n",
+    );
+    assert_eq!(
+        got[3..],
+        ["= pass", "= ", "= paused", "? cannot move: game-paused"]
+    );
+}
+
+#[test]
+fn malformed_lines_get_errors_and_the_session_goes_on() {
+    let got = answers(
+        "frobnicate\n5\nplay\nplay b\nplay x d4\nplay b i3\nplay b d4 d5\nis_legal b\n\
+         list_stones purple\ncaptures\nkomi\nkomi seven\nkomi 7.25\nprotocol_version extra\n\
+         final_status_list\ngoconform-why b\nplay b \u{e9}1\n\u{ff}\u{fe}\nname\n",
+    );
+    let errors = &got[..got.len() - 1];
+    for (i, answer) in errors.iter().enumerate() {
+        assert!(answer.starts_with('?'), "line {i}: {answer}");
+    }
+    assert_eq!(got[0], "? unknown command");
+    assert_eq!(got[1], "?5 no command after the id");
+    assert_eq!(got.last().unwrap(), "= goconform");
+}
+
+#[test]
+fn quit_ends_the_session_and_end_of_input_ends_it_quietly() {
+    assert_eq!(session("quit\nname\n"), "= \n\n");
+    assert_eq!(session("name"), "= goconform\n\n");
+    assert_eq!(session(""), "");
+}
+
+#[test]
+fn showboard_draws_the_position_without_blank_lines() {
+    let board = last("boardsize 3\nplay b a1\nplay w c3\nshowboard\n");
+    let lines: Vec<&str> = board.lines().collect();
+    assert_eq!(lines[0], "= ");
+    assert_eq!(lines[1], "   A B C");
+    assert_eq!(lines[2], " 3 . . O 3");
+    assert_eq!(lines[4], " 1 X . . 1");
+    assert_eq!(lines[5], "   A B C");
+    assert!(lines
+        .iter()
+        .all(|l| !l.trim().is_empty() || l.starts_with('=')));
+}
+
+/// GNU Go, if installed, must agree with the reference on stones, captures and legal plays
+/// after every move of a game under simple ko with suicide forbidden (its defaults).
+#[test]
+fn gnugo_agrees_on_stones_and_captures() {
+    const GNUGO: &str = "/usr/games/gnugo";
+    if !std::path::Path::new(GNUGO).exists() {
+        if std::env::var_os("CI").is_some() {
+            panic!("{GNUGO} is not installed, and CI is set: install gnugo (.ci/run does)");
+        }
+        eprintln!("note: {GNUGO} not installed; skipping the comparison with GNU Go");
+        return;
+    }
+    // A random game from our own genmove, to be replayed into both engines.
+    let mut script = String::from("goconform-rules simple\nboardsize 9\n");
+    for i in 0..120 {
+        script.push_str(if i % 2 == 0 {
+            "genmove b\n"
+        } else {
+            "genmove w\n"
+        });
+    }
+    let generated = answers(&script);
+    let moves: Vec<(char, String)> = generated[2..]
+        .iter()
+        .enumerate()
+        .map_while(|(i, a)| {
+            let v = a.strip_prefix("= ")?;
+            Some((if i % 2 == 0 { 'b' } else { 'w' }, v.to_string()))
+        })
+        .filter(|(_, v)| v != "pass")
+        .collect();
+    assert!(moves.len() > 50, "too few moves: {}", moves.len());
+
+    let mut replay = String::from("boardsize 9\nclear_board\n");
+    for (color, vertex) in &moves {
+        let next = if *color == 'b' { 'w' } else { 'b' };
+        replay.push_str(&format!(
+            "play {color} {vertex}\nlist_stones black\nlist_stones white\ncaptures black\n\
+             captures white\nall_legal {next}\n"
+        ));
+    }
+    let ours = answers(&format!("goconform-rules simple\n{replay}"));
+    let ours = &ours[1..];
+
+    let mut child = Command::new(GNUGO)
+        .args(["--mode", "gtp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gnugo starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(replay.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().expect("gnugo runs");
+    let theirs = String::from_utf8_lossy(&output.stdout).to_string();
+    let theirs: Vec<&str> = theirs.split_terminator("\n\n").collect();
+    assert_eq!(ours.len(), theirs.len(), "different number of responses");
+
+    let as_set = |a: &str| -> (char, BTreeSet<String>) {
+        let marker = a.chars().next().unwrap_or(' ');
+        let words = a[1..].split_whitespace().map(str::to_string).collect();
+        (marker, words)
+    };
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        let command = replay.lines().nth(i).unwrap_or("");
+        assert_eq!(
+            as_set(a),
+            as_set(b),
+            "after `{command}`: ours {a:?}, GNU Go {b:?}"
+        );
+    }
+    let captured: u32 = ours
+        .iter()
+        .zip(replay.lines())
+        .filter(|(_, c)| c.starts_with("captures"))
+        .map(|(a, _)| a[2..].parse::<u32>().unwrap())
+        .max()
+        .unwrap_or(0);
+    assert!(captured > 0, "the game should include captures");
+}
