@@ -24,15 +24,31 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// A scratch folder of its own for each test, holding one scenario file.
-fn scenario_file(test: &str, id: &str, body: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("goconform-cli-{}-{test}", std::process::id()))
-        .join("broken");
+/// A scenario file in a scratch folder of its own, removed when dropped.
+struct ScratchScenario {
+    folder: PathBuf,
+    path: PathBuf,
+}
+
+impl ScratchScenario {
+    fn path(&self) -> &str {
+        self.path.to_str().unwrap()
+    }
+}
+
+impl Drop for ScratchScenario {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+fn scenario_file(test: &str, id: &str, body: &str) -> ScratchScenario {
+    let folder = std::env::temp_dir().join(format!("goconform-cli-{}-{test}", std::process::id()));
+    let dir = folder.join("broken");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{id}.toml"));
     std::fs::write(&path, body).unwrap();
-    path
+    ScratchScenario { folder, path }
 }
 
 const GOOD_HEAD: &str = r#"
@@ -69,7 +85,7 @@ fn a_wrong_expectation_fails_with_both_sides_and_a_reproduction() {
         head("wrong-verdict")
     );
     let path = scenario_file("wrong", "wrong-verdict", &body);
-    let out = goconform(&["check", path.to_str().unwrap()]);
+    let out = goconform(&["check", path.path()]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(t.contains("expected: illegal: suicide"), "{t}");
@@ -85,7 +101,7 @@ fn a_wrong_board_shows_both_diagrams_and_the_first_difference() {
         head("wrong-board")
     );
     let path = scenario_file("board", "wrong-board", &body);
-    let t = text(&goconform(&["check", path.to_str().unwrap()]));
+    let t = text(&goconform(&["check", path.path()]));
     assert!(t.contains("first difference at C3"), "{t}");
     assert!(t.contains("<>"), "{t}");
 }
@@ -145,10 +161,10 @@ fn broken_scenarios_name_file_line_column_and_key() {
     ];
     for (id, body, key, message) in cases {
         let path = scenario_file(id, id, body);
-        let out = goconform(&["check", path.to_str().unwrap()]);
+        let out = goconform(&["check", path.path()]);
         let t = text(&out);
         assert_eq!(out.status.code(), Some(2), "{id}: {t}");
-        let file = path.to_str().unwrap();
+        let file = path.path();
         let located = t
             .lines()
             .find(|l| l.contains(file))
@@ -176,7 +192,7 @@ fn a_ragged_diagram_points_at_the_short_row() {
         head("ragged-line")
     );
     let path = scenario_file("ragged-line", "ragged-line", &body);
-    let t = text(&goconform(&["check", path.to_str().unwrap()]));
+    let t = text(&goconform(&["check", path.path()]));
     // The board string opens on line 8; its second row is line 10 of the file.
     assert!(t.contains("ragged-line.toml:10:"), "{t}");
 }
