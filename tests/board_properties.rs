@@ -133,3 +133,72 @@ fn positions_on_different_colours_to_move_hash_alike_but_compare_by_board() {
     b.clear_point(Point::new(0, 0));
     assert_ne!(a, b);
 }
+
+/// Any event, by any colour, in any phase: the executor answers, never panics, and an illegal
+/// event leaves the board, turn, phase and prisoners exactly as they were.
+fn any_event(size: u8) -> impl Strategy<Value = Event> {
+    let side = size;
+    prop_oneof![
+        6 => (any::<bool>(), 0..side, 0..side).prop_map(|(black, c, r)| {
+            let color = if black { Color::Black } else { Color::White };
+            Event::Move(color, Move::Play(Point::new(c, r)))
+        }),
+        2 => any::<bool>().prop_map(|black| {
+            Event::Move(if black { Color::Black } else { Color::White }, Move::Pass)
+        }),
+        1 => Just(Event::Dispute),
+    ]
+}
+
+fn any_rules() -> impl Strategy<Value = Rules> {
+    (
+        ko_rule(),
+        suicide_rule(),
+        prop::sample::select(goconform::rules::Ending::ALL.to_vec()),
+        prop::sample::select(goconform::rules::PassStones::ALL.to_vec()),
+        prop::sample::select(goconform::rules::WhitePassesLast::ALL.to_vec()),
+    )
+        .prop_map(
+            |(ko, suicide, ending, pass_stones, white_passes_last)| Rules {
+                ko,
+                suicide,
+                ending,
+                pass_stones,
+                white_passes_last,
+                ..Rules::default()
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn every_event_gets_a_verdict_and_refusals_change_nothing(
+        rules in any_rules(),
+        events in prop::collection::vec(any_event(4), 0..160),
+    ) {
+        let mut game = Game::new(rules, &Setup::empty(4, 4)).unwrap();
+        for event in events {
+            let before = (
+                game.board().clone(),
+                game.to_move(),
+                game.phase(),
+                game.prisoners(Color::Black),
+                game.prisoners(Color::White),
+                game.history_len(),
+            );
+            if let Verdict::Illegal(_) = game.apply(event) {
+                let after = (
+                    game.board().clone(),
+                    game.to_move(),
+                    game.phase(),
+                    game.prisoners(Color::Black),
+                    game.prisoners(Color::White),
+                    game.history_len(),
+                );
+                prop_assert_eq!(before, after);
+            }
+        }
+    }
+}
