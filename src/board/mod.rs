@@ -427,23 +427,21 @@ impl Board {
         count
     }
 
-    /// Appends the stones of the board, one byte a point, to `out`: a compact snapshot for
-    /// comparing whole positions when hashes match.
+    /// Appends the stones of the board, one byte a point (border included, so that it is one
+    /// contiguous copy), to `out`: a compact snapshot for comparing whole positions when hashes
+    /// match. Every snapshot of a board is [`Board::snapshot_len`] bytes long.
     pub fn write_snapshot(&self, out: &mut Vec<u8>) {
-        for row in 0..usize::from(self.height) {
-            let start = (row + 1) * self.stride + 1;
-            out.extend_from_slice(&self.cells[start..start + usize::from(self.width)]);
-        }
+        out.extend_from_slice(&self.cells);
+    }
+
+    /// The length of every snapshot of this board.
+    pub fn snapshot_len(&self) -> usize {
+        self.cells.len()
     }
 
     /// True if `snapshot` (as written by [`Board::write_snapshot`]) shows this position.
     pub fn matches_snapshot(&self, snapshot: &[u8]) -> bool {
-        let width = usize::from(self.width);
-        snapshot.len() == self.area()
-            && (0..usize::from(self.height)).all(|row| {
-                let start = (row + 1) * self.stride + 1;
-                self.cells[start..start + width] == snapshot[row * width..(row + 1) * width]
-            })
+        self.cells[..] == snapshot[..]
     }
 
     /// The hash recomputed from scratch; equals [`Board::hash`] on every reachable board.

@@ -35,15 +35,21 @@ struct Entry {
     to_move: Color,
     created_by_play_of: Option<Color>,
     snapshot: usize,
+    /// The previous entry with the same hash, or `NONE`.
+    same_hash: u32,
 }
+
+const NONE: u32 = u32::MAX;
 
 /// Every position of the game so far, indexed by board hash.
 #[derive(Clone, Default)]
 pub struct History {
     entries: Vec<Entry>,
     snapshots: Vec<u8>,
-    area: usize,
-    by_hash: HashMap<u64, Vec<u32>, BuildHasherDefault<PassThrough>>,
+    /// Bytes in each snapshot.
+    snapshot_len: usize,
+    /// The latest entry with each hash; earlier ones are chained through `Entry::same_hash`.
+    by_hash: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
 }
 
 impl History {
@@ -71,7 +77,14 @@ impl History {
         created_by_play_of: Option<Color>,
         unchanged: bool,
     ) {
-        self.area = board.area();
+        self.snapshot_len = board.snapshot_len();
+        if self.entries.is_empty() {
+            // A game usually runs to a few times the board area: reserve for that up front.
+            let expected = 2 * board.area();
+            self.entries.reserve(expected);
+            self.snapshots.reserve(expected * self.snapshot_len);
+            self.by_hash.reserve(expected);
+        }
         let snapshot = match self.entries.last() {
             Some(last) if unchanged => last.snapshot,
             _ => {
@@ -80,14 +93,15 @@ impl History {
                 offset
             }
         };
-        self.by_hash
-            .entry(board.hash())
-            .or_default()
-            .push(self.entries.len() as u32);
+        let same_hash = self
+            .by_hash
+            .insert(board.hash(), self.entries.len() as u32)
+            .unwrap_or(NONE);
         self.entries.push(Entry {
             to_move,
             created_by_play_of,
             snapshot,
+            same_hash,
         });
     }
 
@@ -104,9 +118,12 @@ impl History {
         if rule == KoRule::Simple {
             return false;
         }
-        let Some(candidates) = self.by_hash.get(&hash_after) else {
+        let Some(&latest) = self.by_hash.get(&hash_after) else {
             return false;
         };
+        let candidates = std::iter::successors(Some(latest), |&i| {
+            Some(self.entries[i as usize].same_hash).filter(|&j| j != NONE)
+        });
         let relevant = |e: &Entry| match rule {
             KoRule::Simple => false,
             KoRule::Positional => true,
@@ -114,15 +131,15 @@ impl History {
             KoRule::NaturalSituational => e.created_by_play_of == Some(mover),
         };
         let mut matching = candidates
-            .iter()
-            .map(|&i| self.entries[i as usize])
+            .map(|i| self.entries[i as usize])
             .filter(relevant)
             .peekable();
         if matching.peek().is_none() {
             return false;
         }
         let after = board_after();
-        matching
-            .any(|e| after.matches_snapshot(&self.snapshots[e.snapshot..e.snapshot + self.area]))
+        matching.any(|e| {
+            after.matches_snapshot(&self.snapshots[e.snapshot..e.snapshot + self.snapshot_len])
+        })
     }
 }

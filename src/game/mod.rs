@@ -12,7 +12,7 @@ pub use history::History;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Color, Move, Point, SizeError, VertexError};
+use crate::board::{Board, Color, Move, PlayPreview, Point, SizeError, VertexError};
 use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
@@ -350,6 +350,13 @@ impl Game {
     /// Judges a board play by `color` at `point` as if it were `color`'s turn, without
     /// changing anything. This is the question GTP's `is_legal` asks.
     pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
+        self.judge(color, point).map(|_| ())
+    }
+
+    /// [`Game::check_play`], handing back the preview of a legal play so that
+    /// [`Game::play`] need not compute it again.
+    #[inline(always)]
+    fn judge(&self, color: Color, point: Point) -> Result<PlayPreview, Reason> {
         match self.phase {
             Phase::Playing => {}
             Phase::Paused => return Err(Reason::GamePaused),
@@ -384,7 +391,7 @@ impl Game {
                 Reason::Superko
             });
         }
-        Ok(())
+        Ok(preview)
     }
 
     /// Judges an event and, if it is legal, applies it.
@@ -409,9 +416,9 @@ impl Game {
                     self_captured: Vec::new(),
                 }
             }
-            Move::Play(point) => match self.check_play(color, point) {
+            Move::Play(point) => match self.judge(color, point) {
                 Err(reason) => Verdict::Illegal(reason),
-                Ok(()) => self.play(color, point),
+                Ok(preview) => self.play(color, point, preview.ko_shape),
             },
         }
     }
@@ -497,11 +504,7 @@ impl Game {
         }
     }
 
-    fn play(&mut self, color: Color, point: Point) -> Verdict {
-        let ko_shape = self
-            .board
-            .preview(color, point)
-            .is_some_and(|preview| preview.ko_shape);
+    fn play(&mut self, color: Color, point: Point, ko_shape: bool) -> Verdict {
         self.removed.clear();
         let removal = self.board.play(color, point, &mut self.removed);
         let captured_count = removal.captured as usize;
