@@ -19,7 +19,7 @@
 //!    preset adds a positional superko check that `goban` makes only for plays that capture
 //!    (it never consults the history for a non-capturing play), so it is weaker than our
 //!    `positional`, which it resembles most.
-//! 4. The whole conformance suite through the reference: see the marked place at the end.
+//! 4. The whole conformance suite through the reference, in trials per second.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -371,13 +371,35 @@ fn check_play(c: &mut Criterion) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. PLACE FOR THE WHOLE CONFORMANCE SUITE THROUGH THE REFERENCE
-//
-// To be added once the scenario runner exists: a `suite` function here that loads every
-// scenario under spec/ once (outside the timed loop), then in `b.iter` runs them all through
-// the reference referee, with `Throughput::Elements(number_of_scenarios)` (or of events), and
-// is listed in `targets` below.
+// 4. The whole conformance suite through the reference
 // ---------------------------------------------------------------------------------------------
+
+/// Every scenario under every one of its runs, through the `Referee` trait exactly as
+/// `goconform check` runs them. Loading (TOML parsing) happens once, outside the timed loop;
+/// throughput is in trials (one scenario under one run).
+fn suite(c: &mut Criterion) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = goconform::spec::Spec::load(root).expect("the spec loads");
+    let suite = goconform::scenario::Suite::load(&[root.join("conformance")], &spec)
+        .expect("the suite loads");
+    let trials: usize = suite.scenarios.iter().map(|s| s.runs.len()).sum();
+    let mut group = c.benchmark_group("suite");
+    group.throughput(Throughput::Elements(trials as u64));
+    group.bench_function("reference", |b| {
+        let mut reference = goconform::conformance::Reference::new();
+        b.iter(|| {
+            let mut passed = 0;
+            for (i, s) in suite.scenarios.iter().enumerate() {
+                for trial in goconform::conformance::run_scenario(s, i, &mut reference, &|_| true) {
+                    passed += usize::from(trial.outcome == goconform::conformance::Outcome::Pass);
+                }
+            }
+            assert_eq!(passed, trials, "every trial passes under the reference");
+            black_box(passed)
+        })
+    });
+    group.finish();
+}
 
 fn config() -> Criterion {
     Criterion::default()
@@ -389,6 +411,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = random_play, check_play
+    targets = random_play, check_play, suite
 }
 criterion_main!(benches);
