@@ -10,6 +10,36 @@
 //! 5. [`conformance`]: the [`conformance::Referee`] trait and the runner that checks scenarios
 //!    through any implementation of it, the reference included.
 //! 6. [`gtp`] and [`cli`]: thin faces over the layers above.
+//!
+//! # Judging moves with the reference executor
+//!
+//! ```
+//! use goconform::board::{Color, Move, Point};
+//! use goconform::game::{Event, Game, Reason, Setup, Verdict};
+//! use goconform::rules::{KoRule, Rules};
+//!
+//! // A ko on a 5x5 board, built with moves from the empty board, White first.
+//! let rules = Rules { ko: KoRule::NaturalSituational, ..Rules::default() };
+//! let mut setup = Setup::empty(5, 5);
+//! setup.to_move = Color::White;
+//! let mut game = Game::new(rules, &setup).unwrap();
+//! let at = |v: &str| Point::parse_gtp(v, 5, 5).unwrap();
+//! for (color, vertex) in [
+//!     (Color::White, "C4"), (Color::Black, "B4"), (Color::White, "B3"), (Color::Black, "A3"),
+//!     (Color::White, "C2"), (Color::Black, "B2"), (Color::White, "D3"),
+//! ] {
+//!     assert!(game.apply(Event::Move(color, Move::Play(at(vertex)))).is_legal());
+//! }
+//! // Black takes the ko...
+//! let take = game.apply(Event::Move(Color::Black, Move::Play(at("C3"))));
+//! assert_eq!(take, Verdict::Legal { captured: vec![at("B3")], self_captured: vec![] });
+//! // ...and White may not take it straight back.
+//! let retake = game.apply(Event::Move(Color::White, Move::Play(at("B3"))));
+//! assert_eq!(retake, Verdict::Illegal(Reason::Ko));
+//! // A pass is always legal and hands Black a pass stone under these rules.
+//! assert!(game.apply(Event::Move(Color::White, Move::Pass)).is_legal());
+//! assert_eq!(game.prisoners(Color::Black), 2);
+//! ```
 
 pub mod board;
 pub mod cli;
