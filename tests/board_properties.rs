@@ -170,6 +170,18 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         )
 }
 
+/// Everything an event could change: board, turn, phase, prisoners, history length.
+fn observable_state(game: &Game) -> (Board, Color, goconform::game::Phase, u32, u32, usize) {
+    (
+        game.board().clone(),
+        game.to_move(),
+        game.phase(),
+        game.prisoners(Color::Black),
+        game.prisoners(Color::White),
+        game.history_len(),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -180,24 +192,9 @@ proptest! {
     ) {
         let mut game = Game::new(rules, &Setup::empty(4, 4)).unwrap();
         for event in events {
-            let before = (
-                game.board().clone(),
-                game.to_move(),
-                game.phase(),
-                game.prisoners(Color::Black),
-                game.prisoners(Color::White),
-                game.history_len(),
-            );
+            let before = observable_state(&game);
             if let Verdict::Illegal(_) = game.apply(event) {
-                let after = (
-                    game.board().clone(),
-                    game.to_move(),
-                    game.phase(),
-                    game.prisoners(Color::Black),
-                    game.prisoners(Color::White),
-                    game.history_len(),
-                );
-                prop_assert_eq!(before, after);
+                prop_assert_eq!(before, observable_state(&game));
             }
         }
     }
