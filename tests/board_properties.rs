@@ -147,6 +147,8 @@ fn any_event(size: u8) -> impl Strategy<Value = Event> {
             Event::Move(if black { Color::Black } else { Color::White }, Move::Pass)
         }),
         1 => Just(Event::Dispute),
+        1 => prop::collection::vec((0..side, 0..side), 0..3)
+            .prop_map(|points| Event::Agree(points.into_iter().map(|(c, r)| Point::new(c, r)).collect())),
     ]
 }
 
@@ -193,7 +195,7 @@ proptest! {
         let mut game = Game::new(rules, &Setup::empty(4, 4)).unwrap();
         for event in events {
             let before = observable_state(&game);
-            if let Verdict::Illegal(_) = game.apply(event) {
+            if let Verdict::Illegal(_) = game.apply(event.clone()) {
                 prop_assert_eq!(before, observable_state(&game));
             }
         }

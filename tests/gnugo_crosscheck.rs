@@ -135,9 +135,9 @@ fn replay(binary: &Path, scenario: &Scenario, run: usize, flags: &[String]) -> V
         Game::new(scenario.runs[run].rules, &scenario.setup).expect("scenario set-ups are valid");
     for (k, event) in scenario.events.iter().enumerate() {
         let k = k + 1;
-        let verdict = game.apply(*event);
+        let verdict = game.apply(event.clone());
         let (color, point) = match event {
-            Event::Dispute => continue,
+            Event::Dispute | Event::Agree(_) => continue,
             Event::Move(c, Move::Pass) => {
                 if verdict.is_legal() {
                     gtp.send(&format!("play {} pass", c.name()))

@@ -182,7 +182,7 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
         println!("start, {} to move:", game.to_move().name());
         print_board(&game);
         for (k, event) in s.events.iter().enumerate() {
-            let verdict = game.apply(*event);
+            let verdict = game.apply(event.clone());
             let extra = match &verdict {
                 Verdict::Legal { self_captured, .. } if !self_captured.is_empty() => {
                     let pts: Vec<String> = self_captured.iter().map(|p| p.to_string()).collect();

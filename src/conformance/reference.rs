@@ -40,7 +40,7 @@ impl Referee for Reference {
             .game
             .as_mut()
             .ok_or_else(|| EngineError("apply before start".to_string()))?;
-        Ok(game.apply(*event))
+        Ok(game.apply(event.clone()))
     }
 
     fn observe(&self) -> Observation {

@@ -36,6 +36,8 @@ pub enum Reason {
     NotPaused,
     /// The ending in force settles disputes some other way (a referee), not by resuming play.
     NoResumption,
+    /// An agreement names a point that holds no stone.
+    NoStone,
 }
 
 impl Reason {
@@ -49,6 +51,7 @@ impl Reason {
         Reason::GameOver,
         Reason::NotPaused,
         Reason::NoResumption,
+        Reason::NoStone,
     ];
 
     pub fn word(self) -> &'static str {
@@ -62,6 +65,7 @@ impl Reason {
             Reason::GameOver => "game-over",
             Reason::NotPaused => "not-paused",
             Reason::NoResumption => "no-resumption",
+            Reason::NoStone => "no-stone",
         }
     }
 }
@@ -132,13 +136,17 @@ impl FromStr for Phase {
 }
 
 /// One thing that happens in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// A player makes a move: a board play or a pass.
     Move(Color, Move),
     /// During a pause, the players cannot agree on the status of the stones: play resumes
     /// with the opponent of the last player to pass (AGA-style endings).
     Dispute,
+    /// During a pause, the players agree that the strings through these points are dead (an
+    /// empty list: nothing is dead). The stones are removed and become the capturer's
+    /// prisoners, White passes last where the rules say so, and the game ends.
+    Agree(Vec<Point>),
 }
 
 impl Event {
@@ -146,6 +154,15 @@ impl Event {
     pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
         if text.trim() == "dispute" {
             return Ok(Event::Dispute);
+        }
+        if let Some(rest) = text.trim().strip_prefix("agree") {
+            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                let dead = rest
+                    .split_whitespace()
+                    .map(|v| Point::parse_gtp(v, width, height))
+                    .collect::<Result<Vec<_>, _>>()?;
+                return Ok(Event::Agree(dead));
+            }
         }
         let mut words = text.split_whitespace();
         let (Some(color), Some(vertex), None) = (words.next(), words.next(), words.next()) else {
@@ -162,6 +179,13 @@ impl fmt::Display for Event {
         match self {
             Event::Move(c, m) => write!(f, "{c} {m}"),
             Event::Dispute => f.write_str("dispute"),
+            Event::Agree(dead) => {
+                f.write_str("agree")?;
+                for p in dead {
+                    write!(f, " {p}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -169,7 +193,7 @@ impl fmt::Display for Event {
 /// An event that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`, or `dispute`")]
+    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`, or `dispute`, or `agree` with the dead stones")]
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
@@ -399,6 +423,7 @@ impl Game {
         let (color, mv) = match event {
             Event::Move(color, mv) => (color, mv),
             Event::Dispute => return self.dispute(),
+            Event::Agree(dead) => return self.agree(&dead),
         };
         match self.phase {
             Phase::Playing => {}
@@ -483,6 +508,37 @@ impl Game {
         {
             self.hand_pass_stone(Color::White);
             self.last_passer = Some(Color::White);
+        }
+    }
+
+    fn agree(&mut self, dead: &[Point]) -> Verdict {
+        match self.phase {
+            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
+            Phase::Playing => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Paused => {}
+        }
+        if dead.iter().any(|&p| self.board.get(p).is_none()) {
+            return Verdict::Illegal(Reason::NoStone);
+        }
+        let mut removed: Vec<Point> = Vec::new();
+        for &p in dead {
+            for q in self.board.string(p) {
+                if !removed.contains(&q) {
+                    removed.push(q);
+                }
+            }
+        }
+        for &q in &removed {
+            if let Some(color) = self.board.clear_point(q) {
+                self.prisoners[color.opponent().index()] += 1;
+            }
+        }
+        self.phase = Phase::Ended;
+        self.white_passes_last();
+        removed.sort();
+        Verdict::Legal {
+            captured: removed,
+            self_captured: Vec::new(),
         }
     }
 

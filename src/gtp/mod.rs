@@ -562,7 +562,7 @@ fn replay(
     let mut captures = [0u32; 2];
     for (number, &(color, mv)) in moves.iter().enumerate() {
         let event = Event::Move(color, mv);
-        match game.apply_out_of_turn(event) {
+        match game.apply_out_of_turn(event.clone()) {
             Verdict::Legal {
                 captured,
                 self_captured,
