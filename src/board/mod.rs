@@ -177,6 +177,13 @@ impl Board {
         (0..self.height).flat_map(move |row| (0..self.width).map(move |col| Point::new(col, row)))
     }
 
+    /// Every stone on the board with its colour, in [`Board::points`] order.
+    pub fn stones(&self) -> Vec<(Point, Color)> {
+        self.points()
+            .filter_map(|p| self.get(p).map(|c| (p, c)))
+            .collect()
+    }
+
     /// The orthogonal neighbours of a point that lie on the board.
     pub fn adjacent(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
         let index = self.index(p);
@@ -325,11 +332,7 @@ impl Board {
     /// Strings are rebuilt from scratch, since removing one stone can split a string.
     pub fn clear_point(&mut self, p: Point) -> Option<Color> {
         let color = self.get(p)?;
-        let stones: Vec<(Point, Color)> = self
-            .points()
-            .filter(|&q| q != p)
-            .filter_map(|q| self.get(q).map(|c| (q, c)))
-            .collect();
+        let stones = self.stones().into_iter().filter(|&(q, _)| q != p);
         let mut fresh = Board::new(self.width, self.height).expect("same size as self");
         for (q, c) in stones {
             fresh.set_stone(c, q);

@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{load_spec, load_suite, CommandResult};
-use crate::conformance::{
-    run_scenario, stones_diagram, Mismatch, Outcome, Referee, Reference, Tally,
-};
+use crate::conformance::{run_scenario, Mismatch, Outcome, Referee, Reference, Tally};
 use crate::game::{Game, Verdict};
 use crate::scenario::{Run, Scenario, Suite};
 
@@ -216,12 +214,7 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
 
 fn print_board(game: &Game) {
     let board = game.board();
-    let stones: Vec<_> = board
-        .points()
-        .filter_map(|p| board.get(p).map(|c| (p, c)))
-        .collect();
-    let diagram = stones_diagram(&stones, board.width(), board.height());
-    for (i, line) in diagram.lines().enumerate() {
+    for (i, line) in board.diagram().lines().enumerate() {
         println!("   {:>2} {line}", usize::from(board.height()) - i);
     }
     let letters: Vec<String> = (0..board.width())

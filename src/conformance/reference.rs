@@ -48,10 +48,7 @@ impl Referee for Reference {
             return Observation::default();
         };
         let board = game.board();
-        let mut stones: Vec<_> = board
-            .points()
-            .filter_map(|p| board.get(p).map(|c| (p, c)))
-            .collect();
+        let mut stones = board.stones();
         stones.sort();
         Observation {
             stones: Some(stones),

@@ -22,6 +22,7 @@ use crate::board::{Color, Point};
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory};
 use crate::rules::{Komi, Rules};
 use crate::spec::location::{Located, Source};
+use crate::spec::rulesets::axis_word;
 use crate::spec::{LoadError, Spec};
 
 pub use diagram::Stones;
@@ -256,7 +257,7 @@ pub(crate) fn resolve_runs(
     let mut runs = Vec::new();
     let mut base_overrides = Vec::new();
     for (axis, value) in set {
-        match raw::axis_word(value.get_ref()) {
+        match axis_word(value.get_ref()) {
             Some(word) => {
                 base_overrides.push((axis.clone(), word, value.span(), format!("set.{axis}")))
             }
@@ -281,7 +282,7 @@ pub(crate) fn resolve_runs(
         let mut extra = Vec::new();
         for (axis, value) in &run.set {
             let key = format!("run[{i}].set.{axis}");
-            match raw::axis_word(value.get_ref()) {
+            match axis_word(value.get_ref()) {
                 Some(word) => extra.push((axis.clone(), word, value.span(), key)),
                 None => {
                     errors.push(source.error(&value.span(), key, "expected a word or a number"))

@@ -20,7 +20,8 @@ use crate::board::{Color, Point};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
 use crate::rules::Komi;
 use crate::spec::location::{Located, Source};
-use crate::spec::Spec;
+use crate::spec::rulesets::axis_word;
+use crate::spec::{is_slug, Spec};
 
 /// `rules = "aga"` or `rules = ["aga", "bga"]`.
 #[derive(Default)]
@@ -120,16 +121,6 @@ struct RawPrisoners {
     white: u32,
 }
 
-/// The word of an axis value written as a string or a number.
-pub(crate) fn axis_word(value: &toml::Value) -> Option<String> {
-    match value {
-        toml::Value::String(s) => Some(s.clone()),
-        toml::Value::Integer(i) => Some(i.to_string()),
-        toml::Value::Float(f) => Some(f.to_string()),
-        _ => None,
-    }
-}
-
 fn parse_size(value: &toml::Value) -> Result<(u8, u8), String> {
     let side = |n: i64| u8::try_from(n).ok();
     let parsed = match value {
@@ -150,11 +141,13 @@ fn parse_size(value: &toml::Value) -> Result<(u8, u8), String> {
     }
 }
 
-fn is_slug(text: &str) -> bool {
-    !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+/// The message for a name that is not one of the scenario's runs, listing those that are.
+fn unknown_run(name: &str, labels: &BTreeMap<&str, usize>) -> String {
+    let known: Vec<&str> = labels.keys().copied().collect();
+    format!(
+        "`{name}` is not one of this scenario's runs: {}",
+        known.join(", ")
+    )
 }
 
 pub(crate) fn parse(
@@ -336,15 +329,10 @@ pub(crate) fn parse(
                 .filter_map(|(j, n)| {
                     let found = labels.get(n.get_ref().as_str()).copied();
                     if found.is_none() {
-                        let known: Vec<&str> = labels.keys().copied().collect();
                         errors.push(source.error(
                             &n.span(),
                             format!("expect[{i}].under[{j}]"),
-                            format!(
-                                "`{}` is not one of this scenario's runs: {}",
-                                n.get_ref(),
-                                known.join(", ")
-                            ),
+                            unknown_run(n.get_ref(), &labels),
                         ));
                     }
                     found
@@ -482,18 +470,11 @@ pub(crate) fn parse(
                 run,
                 flags: c.flags.clone(),
             }),
-            None => {
-                let known: Vec<&str> = labels.keys().copied().collect();
-                errors.push(source.error(
-                    &c.run.span(),
-                    format!("crosscheck[{i}].run"),
-                    format!(
-                        "`{}` is not one of this scenario's runs: {}",
-                        c.run.get_ref(),
-                        known.join(", ")
-                    ),
-                ));
-            }
+            None => errors.push(source.error(
+                &c.run.span(),
+                format!("crosscheck[{i}].run"),
+                unknown_run(c.run.get_ref(), &labels),
+            )),
         }
     }
 

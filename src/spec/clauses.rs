@@ -148,12 +148,7 @@ pub fn parse_file(
     let mut errors = Vec::new();
     let mut clauses = Vec::new();
     for (i, c) in raw.clause.into_iter().enumerate() {
-        let id_ok = !c.id.get_ref().is_empty()
-            && c.id
-                .get_ref()
-                .chars()
-                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-');
-        if !id_ok {
+        if !super::is_slug(c.id.get_ref()) {
             errors.push(source.error(
                 &c.id.span(),
                 format!("clause[{i}].id"),

@@ -47,6 +47,15 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// Is `text` a stable id: lowercase ASCII letters, digits and dashes, not empty? Clause and
+/// scenario ids both follow this rule.
+pub fn is_slug(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// Reads every `*.toml` file of a directory, sorted by name.
 pub fn read_toml_dir(dir: &Path) -> Result<Vec<(PathBuf, String)>, LoadError> {
     let io = |path: &Path, error| LoadError::Io {

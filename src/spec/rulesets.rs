@@ -48,6 +48,16 @@ struct RawRuleset {
     axes: BTreeMap<String, Spanned<toml::Value>>,
 }
 
+/// The word of an axis value written as a string or a number (`ko = "simple"`, `komi = 7.5`).
+pub(crate) fn axis_word(value: &toml::Value) -> Option<String> {
+    match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        _ => None,
+    }
+}
+
 /// Reads one ruleset file, checking axis names and values; names of other rulesets and
 /// clauses are checked by the caller, which knows them all.
 pub fn parse_file(path: &Path, text: &str) -> Result<RulesetDef, Vec<Located>> {
@@ -66,18 +76,16 @@ pub fn parse_file(path: &Path, text: &str) -> Result<RulesetDef, Vec<Located>> {
     let mut probe = Rules::default();
     for (axis, value) in &raw.axes {
         let key = format!("axes.{axis}");
-        let word = match value.get_ref() {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Float(f) => f.to_string(),
-            other => {
-                errors.push(source.error(
-                    &value.span(),
-                    key,
-                    format!("expected a word or a number, found {}", other.type_str()),
-                ));
-                continue;
-            }
+        let Some(word) = axis_word(value.get_ref()) else {
+            errors.push(source.error(
+                &value.span(),
+                key,
+                format!(
+                    "expected a word or a number, found {}",
+                    value.get_ref().type_str()
+                ),
+            ));
+            continue;
         };
         if let Err(e) = probe.set(axis, &word) {
             errors.push(source.error(&value.span(), key, e.to_string()));
