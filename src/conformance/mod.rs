@@ -43,6 +43,10 @@ pub struct Observation {
     /// Prisoners held by Black and by White, pass stones included.
     pub prisoners: Option<[u32; 2]>,
     pub phase: Option<Phase>,
+    /// The result of the position as it stands, in SGF `RE` form (`B+3.5`, `W+R`, `0`).
+    pub result: Option<String>,
+    /// Black's and White's scores in half points; `None` also after a resignation.
+    pub score: Option<[i32; 2]>,
 }
 
 /// An implementation of the rules that can be checked against the scenarios.
@@ -209,6 +213,17 @@ fn first_difference(a: &Stones, b: &Stones, width: u8, height: u8) -> Option<Poi
 
 const NOT_OBSERVABLE: &str = "(not observable)";
 
+/// Half points as points: `12`, `6.5`, `-0.5`.
+fn half_points_text(half: i32) -> String {
+    let sign = if half < 0 { "-" } else { "" };
+    let abs = half.unsigned_abs();
+    if abs % 2 == 0 {
+        format!("{sign}{}", abs / 2)
+    } else {
+        format!("{sign}{}.5", abs / 2)
+    }
+}
+
 fn check_after(
     scenario: &Scenario,
     run: usize,
@@ -289,6 +304,18 @@ fn check_after(
                         .phase
                         .map_or(NOT_OBSERVABLE.to_string(), |p| p.to_string());
                     (p.to_string() != a).then(|| (p.to_string(), a))
+                }
+                Check::Result(r) => {
+                    let a = seen.result.as_deref().unwrap_or(NOT_OBSERVABLE);
+                    (r != a).then(|| (r.clone(), a.to_string()))
+                }
+                Check::Score([b, wt]) => {
+                    let text = |[b, w]: [i32; 2]| {
+                        format!("B {}, W {}", half_points_text(b), half_points_text(w))
+                    };
+                    let e = text([*b, *wt]);
+                    let a = seen.score.map_or(NOT_OBSERVABLE.to_string(), text);
+                    (e != a).then_some((e, a))
                 }
             };
             if let Some((expected, actual)) = compared {

@@ -58,6 +58,8 @@ impl Referee for Reference {
                 game.prisoners(crate::board::Color::White),
             ]),
             phase: Some(game.phase()),
+            result: Some(game.result()),
+            score: game.resigned().is_none().then(|| game.count().total),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! All amounts that can be half points (komi, totals, the margin) are kept in half points, as
 //! [`Komi`](crate::rules::Komi) does, so that no result depends on floating point.
 
+use super::Prisoners;
 use crate::board::{Board, Color, Point};
 use crate::rules::{Draws, HandicapCompensation, Rules, Scoring, SekiEyes};
 
@@ -21,10 +22,12 @@ pub struct Count {
     pub territory: [u32; 2],
     /// Stones of each colour on the board after the dead stones are removed.
     pub stones: [u32; 2],
-    /// Prisoners each colour held before the count (captures, pass stones, opposing
-    /// self-captures), as the game kept them.
+    /// Opposing stones each colour captured in play (with the opponent's self-captures).
     pub captures: [u32; 2],
-    /// Opposing stones removed as dead and credited to each colour as prisoners.
+    /// Pass stones each colour received.
+    pub pass_stones: [u32; 2],
+    /// Opposing stones removed as dead and credited to each colour as prisoners: those the
+    /// game removed at agreement and those this count removed.
     pub dead: [u32; 2],
     /// Komi for each colour in half points (only White's is ever non-zero; it may be negative).
     pub komi: [i32; 2],
@@ -73,10 +76,10 @@ fn half_points(half: i32) -> String {
 
 /// Counts a final position.
 ///
-/// - `prisoners`: what each colour holds from the game ([`super::Game::prisoners`]), pass
-///   stones included; used by territory counting only.
-/// - `dead`: the stones the players agreed are dead. They are removed first and credited to the
-///   other colour as prisoners. Empty points in the list are ignored; each point removes only
+/// - `prisoners`: what each colour holds from the game ([`super::Game::prisoner_breakdown`]);
+///   used by territory counting only.
+/// - `dead`: stones still on the board that are to be counted as dead. They are removed first
+///   and credited to the other colour as prisoners. Empty points in the list are ignored; each point removes only
 ///   its own stone (callers that mark whole strings expand them first).
 /// - `handicap`: the number of handicap stones; 0 or 1 is an even game. It chooses between
 ///   `rules.komi` and `rules.handicap_komi`, and sizes White's compensation under area counting.
@@ -88,7 +91,7 @@ fn half_points(half: i32) -> String {
 pub fn count(
     board: &Board,
     rules: &Rules,
-    prisoners: [u32; 2],
+    prisoners: Prisoners,
     dead: &[Point],
     handicap: u32,
 ) -> Count {
@@ -121,11 +124,17 @@ pub fn count(
     let mut compensation = [0i32; 2];
     compensation[white] = 2 * to_i32(compensated_stones);
 
+    let dead_total = [
+        prisoners.dead[0] + analysis.dead[0],
+        prisoners.dead[1] + analysis.dead[1],
+    ];
     let mut total = [0i32; 2];
     for color in Color::BOTH {
         let c = color.index();
         let points = match rules.scoring {
-            Scoring::Territory => territory[c] + prisoners[c] + analysis.dead[c],
+            Scoring::Territory => {
+                territory[c] + prisoners.captures[c] + prisoners.pass_stones[c] + dead_total[c]
+            }
             Scoring::Area => analysis.stones[c] + territory[c],
         };
         total[c] = 2 * to_i32(points) + komi[c] + compensation[c];
@@ -141,8 +150,9 @@ pub fn count(
         scoring: rules.scoring,
         territory,
         stones: analysis.stones,
-        captures: prisoners,
-        dead: analysis.dead,
+        captures: prisoners.captures,
+        pass_stones: prisoners.pass_stones,
+        dead: dead_total,
         komi,
         compensation,
         total,
@@ -443,7 +453,7 @@ mod tests {
 
     fn result(diagram: &str, scoring: Scoring, seki_eyes: SekiEyes) -> String {
         let b = board(diagram);
-        count(&b, &rules(scoring, seki_eyes, 1), [0, 0], &[], 0).result()
+        count(&b, &rules(scoring, seki_eyes, 1), Prisoners::default(), &[], 0).result()
     }
 
     #[test]
@@ -496,7 +506,7 @@ mod tests {
         let c = count(
             &b,
             &rules(Scoring::Area, SekiEyes::Count, 1),
-            [0, 0],
+            Prisoners::default(),
             &[],
             0,
         );
@@ -522,7 +532,7 @@ mod tests {
         let area = count(
             &b,
             &rules(Scoring::Area, SekiEyes::Count, 1),
-            [0, 0],
+            Prisoners::default(),
             &dead,
             0,
         );
@@ -533,19 +543,24 @@ mod tests {
         let terr = count(
             &b,
             &rules(Scoring::Territory, SekiEyes::Count, 1),
-            [2, 3],
+            Prisoners {
+                captures: [2, 1],
+                pass_stones: [0, 2],
+                dead: [0, 0],
+            },
             &dead,
             0,
         );
         // Black 10 + 2 prisoners + 1 dead = 13; White 5 + 3 + 0.5 = 8.5.
         assert_eq!(terr.result(), "B+4.5");
-        assert_eq!(terr.captures, [2, 3]);
+        assert_eq!(terr.captures, [2, 1]);
+        assert_eq!(terr.pass_stones, [0, 2]);
         // Without the agreement the white stone stands, and the nine empty points around it
         // touch both colours: nobody's. Black 5; White 6 + 5 + 0.5.
         let alive = count(
             &b,
             &rules(Scoring::Area, SekiEyes::Count, 1),
-            [0, 0],
+            Prisoners::default(),
             &[],
             0,
         );
@@ -564,23 +579,23 @@ mod tests {
         // Area: Black 3 stones, White 3 stones + 3 territory.
         let mut r = rules(Scoring::Area, SekiEyes::Count, 15);
         r.handicap_komi = Komi::from_half_points(1);
-        let even = count(&b, &r, [0, 0], &[], 1);
+        let even = count(&b, &r, Prisoners::default(), &[], 1);
         assert_eq!(even.komi, [0, 15]);
         assert_eq!(even.compensation, [0, 0]);
         assert_eq!(even.result(), "W+10.5");
         r.handicap_compensation = HandicapCompensation::NMinusOne;
-        let four = count(&b, &r, [0, 0], &[], 4);
+        let four = count(&b, &r, Prisoners::default(), &[], 4);
         assert_eq!(four.komi, [0, 1]);
         assert_eq!(four.compensation, [0, 6]);
         assert_eq!(four.result(), "W+6.5");
         r.handicap_compensation = HandicapCompensation::N;
-        assert_eq!(count(&b, &r, [0, 0], &[], 4).result(), "W+7.5");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 4).result(), "W+7.5");
         r.handicap_compensation = HandicapCompensation::None;
-        assert_eq!(count(&b, &r, [0, 0], &[], 4).result(), "W+3.5");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 4).result(), "W+3.5");
         // No compensation under territory counting.
         r.scoring = Scoring::Territory;
         r.handicap_compensation = HandicapCompensation::N;
-        let terr = count(&b, &r, [0, 0], &[], 4);
+        let terr = count(&b, &r, Prisoners::default(), &[], 4);
         assert_eq!(terr.compensation, [0, 0]);
         assert_eq!(terr.result(), "W+3.5");
     }
@@ -594,14 +609,14 @@ mod tests {
         );
         let mut r = rules(Scoring::Area, SekiEyes::Count, 0);
         r.handicap_komi = Komi::ZERO;
-        assert_eq!(count(&b, &r, [0, 0], &[], 0).result(), "0");
-        assert_eq!(count(&b, &r, [0, 0], &[], 0).winner(), None);
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 0).result(), "0");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 0).winner(), None);
         r.draws = Draws::WhiteWins;
-        assert_eq!(count(&b, &r, [0, 0], &[], 0).result(), "W+0");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 0).result(), "W+0");
         r.draws = Draws::WhiteWinsHandicap;
-        assert_eq!(count(&b, &r, [0, 0], &[], 0).result(), "0");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 0).result(), "0");
         r.handicap_compensation = HandicapCompensation::None;
-        assert_eq!(count(&b, &r, [0, 0], &[], 2).result(), "W+0");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 2).result(), "W+0");
     }
 
     #[test]
@@ -613,12 +628,12 @@ mod tests {
         );
         // Black 4 points by area; komi -3 gives Black 7.
         let r = rules(Scoring::Area, SekiEyes::Count, -6);
-        assert_eq!(count(&b, &r, [0, 0], &[], 0).result(), "B+7");
+        assert_eq!(count(&b, &r, Prisoners::default(), &[], 0).result(), "B+7");
         let empty = Board::new(3, 3).unwrap();
         let c = count(
             &empty,
             &rules(Scoring::Area, SekiEyes::Count, 13),
-            [0, 0],
+            Prisoners::default(),
             &[],
             0,
         );

@@ -5,6 +5,7 @@
 //! reason, and the state is left exactly as it was. Legal events change the state.
 
 pub mod counting;
+pub mod handicap;
 mod history;
 
 pub use history::History;
@@ -13,7 +14,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Color, Move, PlayPreview, Point, SizeError, VertexError};
-use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
+use crate::rules::{
+    Ending, HandicapPlacement, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast,
+};
 
 /// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +41,23 @@ pub enum Reason {
     NoResumption,
     /// An agreement names a point that holds no stone.
     NoStone,
+}
+
+/// Handicap stones the rules of play cannot start from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandicapError {
+    #[error("a handicap of {0} stones: no ruleset places more than 9 (or a single one: one stone is an even game without komi)")]
+    Count(usize),
+    #[error("handicap stone at {0} is off the board, on a set-up stone or on a point given twice")]
+    Occupied(Point),
+    #[error("the rules place handicap stones on fixed points, and a {size} board has no fixed placement of {stones} stones")]
+    NoFixedPlacement { size: String, stones: usize },
+    #[error("the rules place {stones} handicap stones on the fixed points {expected}, not {given} (set handicap-placement = free for a free placement)")]
+    NotFixed {
+        stones: usize,
+        expected: String,
+        given: String,
+    },
 }
 
 impl Reason {
@@ -100,19 +120,28 @@ pub enum Phase {
     Playing,
     /// Two consecutive passes paused play; the players try to agree on dead stones.
     Paused,
+    /// Moves are being made again after a dispute (AGA-style endings): two passes opening
+    /// the resumption end the game with every stone alive.
+    Resumed,
     /// The game is over.
     Ended,
 }
 
 impl Phase {
-    pub const ALL: &'static [Phase] = &[Phase::Playing, Phase::Paused, Phase::Ended];
+    pub const ALL: &'static [Phase] = &[Phase::Playing, Phase::Paused, Phase::Resumed, Phase::Ended];
 
     pub fn word(self) -> &'static str {
         match self {
             Phase::Playing => "playing",
             Phase::Paused => "paused",
+            Phase::Resumed => "resumed",
             Phase::Ended => "ended",
         }
+    }
+
+    /// Whether moves are being made (first play or a resumption).
+    pub fn is_play(self) -> bool {
+        matches!(self, Phase::Playing | Phase::Resumed)
     }
 }
 
@@ -130,7 +159,7 @@ impl FromStr for Phase {
             .copied()
             .find(|p| p.word() == text)
             .ok_or_else(|| {
-                format!("unknown phase `{text}`; expected one of: playing, paused, ended")
+                format!("unknown phase `{text}`; expected one of: playing, paused, resumed, ended")
             })
     }
 }
@@ -147,6 +176,9 @@ pub enum Event {
     /// empty list: nothing is dead). The stones are removed and become the capturer's
     /// prisoners, White passes last where the rules say so, and the game ends.
     Agree(Vec<Point>),
+    /// A player resigns: allowed at any moment before the game ends, whoever is to move
+    /// (AGA Tournament Rules VI.B.9). The opponent wins.
+    Resign(Color),
 }
 
 impl Event {
@@ -169,6 +201,9 @@ impl Event {
             return Err(EventError::Malformed(text.to_string()));
         };
         let color = Color::parse(color).ok_or_else(|| EventError::Malformed(text.to_string()))?;
+        if vertex.eq_ignore_ascii_case("resign") {
+            return Ok(Event::Resign(color));
+        }
         let mv = Move::parse_gtp(vertex, width, height)?;
         Ok(Event::Move(color, mv))
     }
@@ -179,6 +214,7 @@ impl fmt::Display for Event {
         match self {
             Event::Move(c, m) => write!(f, "{c} {m}"),
             Event::Dispute => f.write_str("dispute"),
+            Event::Resign(c) => write!(f, "{c} resign"),
             Event::Agree(dead) => {
                 f.write_str("agree")?;
                 for p in dead {
@@ -193,7 +229,7 @@ impl fmt::Display for Event {
 /// An event that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex or pass, like `B D4` or `W pass`, or `dispute`, or `agree` with the dead stones")]
+    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`, or `dispute`, or `agree` with the dead stones")]
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
@@ -265,6 +301,9 @@ pub struct Setup {
     pub width: u8,
     pub height: u8,
     pub stones: Vec<(Point, Color)>,
+    /// Black's handicap stones, placed on top of `stones`. With any, White moves first
+    /// whatever `to_move` says, and the game is a handicap game for komi and counting.
+    pub handicap: Vec<Point>,
     pub to_move: Color,
     pub history: SetupHistory,
 }
@@ -276,6 +315,7 @@ impl Setup {
             width,
             height,
             stones: Vec::new(),
+            handicap: Vec::new(),
             to_move: Color::Black,
             history: SetupHistory::Played,
         }
@@ -291,6 +331,29 @@ pub enum SetupError {
     BadStone(Point),
     #[error("set-up position has a string without liberties at {0}")]
     NoLiberty(Point),
+    #[error(transparent)]
+    Handicap(#[from] HandicapError),
+}
+
+/// Prisoners each colour holds, by where they came from. Arrays are indexed by
+/// [`Color::index`]. Territory counting adds all three; area counting ignores them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Prisoners {
+    /// Opposing stones captured in play, and the opponent's own stones it removed by
+    /// self-capture (they are handed over like captures).
+    pub captures: [u32; 2],
+    /// Pass stones received from the opponent.
+    pub pass_stones: [u32; 2],
+    /// Opposing stones removed as dead by agreement at the end.
+    pub dead: [u32; 2],
+}
+
+impl Prisoners {
+    /// Everything `color` holds.
+    pub fn total(&self, color: Color) -> u32 {
+        let c = color.index();
+        self.captures[c] + self.pass_stones[c] + self.dead[c]
+    }
 }
 
 /// A game in progress under one set of rules.
@@ -300,7 +363,11 @@ pub struct Game {
     board: Board,
     to_move: Color,
     phase: Phase,
-    prisoners: [u32; 2],
+    prisoners: Prisoners,
+    /// The number of handicap stones (0 in an even game).
+    handicap: u32,
+    /// Who resigned, if anyone.
+    resigned: Option<Color>,
     consecutive_passes: u32,
     /// Moves made since play last resumed after a dispute (None before any dispute): two
     /// passes opening a resumption end the game with every stone alive.
@@ -322,19 +389,27 @@ impl Game {
                 return Err(SetupError::BadStone(p));
             }
         }
+        place_handicap(&mut board, &rules, &setup.handicap)?;
         if let Some(p) = board.string_without_liberty() {
             return Err(SetupError::NoLiberty(p));
         }
+        let to_move = if setup.handicap.is_empty() {
+            setup.to_move
+        } else {
+            Color::White
+        };
         let mut history = History::new();
         if setup.history == SetupHistory::Played {
-            history.record(&board, setup.to_move, Some(setup.to_move.opponent()), false);
+            history.record(&board, to_move, Some(to_move.opponent()), false);
         }
         Ok(Game {
             rules,
             board,
-            to_move: setup.to_move,
+            to_move,
             phase: Phase::Playing,
-            prisoners: [0, 0],
+            prisoners: Prisoners::default(),
+            handicap: u32::try_from(setup.handicap.len()).unwrap_or(u32::MAX),
+            resigned: None,
             consecutive_passes: 0,
             moves_since_resumption: None,
             last_passer: None,
@@ -360,10 +435,41 @@ impl Game {
         self.phase
     }
 
-    /// Prisoners held by `color`: opposing stones it captured, pass stones handed to it, and
-    /// stones the opponent removed by self-capture.
+    /// Prisoners held by `color`: opposing stones it captured, pass stones handed to it,
+    /// stones the opponent removed by self-capture, and opposing stones agreed dead.
     pub fn prisoners(&self, color: Color) -> u32 {
-        self.prisoners[color.index()]
+        self.prisoners.total(color)
+    }
+
+    /// Prisoners of both colours, by where they came from.
+    pub fn prisoner_breakdown(&self) -> Prisoners {
+        self.prisoners
+    }
+
+    /// The number of handicap stones the game started with.
+    pub fn handicap(&self) -> u32 {
+        self.handicap
+    }
+
+    /// Who resigned, if the game ended that way.
+    pub fn resigned(&self) -> Option<Color> {
+        self.resigned
+    }
+
+    /// The count of the position as it stands: stones agreed dead have already left the
+    /// board, and nothing else is removed. Meaningful as a final score once the game has
+    /// ended by passes or agreement; a resigned game has no count (see [`Game::result`]).
+    pub fn count(&self) -> counting::Count {
+        counting::count(&self.board, &self.rules, self.prisoners, &[], self.handicap)
+    }
+
+    /// The result in SGF `RE` form: `B+R`/`W+R` after a resignation, otherwise the result of
+    /// [`Game::count`].
+    pub fn result(&self) -> String {
+        match self.resigned {
+            Some(loser) => format!("{}+R", loser.opponent().letter()),
+            None => self.count().result(),
+        }
     }
 
     /// Number of positions in the repetition history.
@@ -382,7 +488,7 @@ impl Game {
     #[inline(always)]
     fn judge(&self, color: Color, point: Point) -> Result<PlayPreview, Reason> {
         match self.phase {
-            Phase::Playing => {}
+            Phase::Playing | Phase::Resumed => {}
             Phase::Paused => return Err(Reason::GamePaused),
             Phase::Ended => return Err(Reason::GameOver),
         }
@@ -424,9 +530,10 @@ impl Game {
             Event::Move(color, mv) => (color, mv),
             Event::Dispute => return self.dispute(),
             Event::Agree(dead) => return self.agree(&dead),
+            Event::Resign(color) => return self.resign(color),
         };
         match self.phase {
-            Phase::Playing => {}
+            Phase::Playing | Phase::Resumed => {}
             Phase::Paused => return Verdict::Illegal(Reason::GamePaused),
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
         }
@@ -455,7 +562,7 @@ impl Game {
         let Event::Move(color, _) = event else {
             return self.apply(event);
         };
-        if self.phase == Phase::Playing && color != self.to_move {
+        if self.phase.is_play() && color != self.to_move {
             let saved = (self.to_move, self.ko_ban);
             self.to_move = color;
             self.ko_ban = None;
@@ -471,7 +578,7 @@ impl Game {
 
     fn hand_pass_stone(&mut self, passer: Color) {
         if self.rules.pass_stones == PassStones::On {
-            self.prisoners[passer.opponent().index()] += 1;
+            self.prisoners.pass_stones[passer.opponent().index()] += 1;
         }
     }
 
@@ -514,7 +621,7 @@ impl Game {
     fn agree(&mut self, dead: &[Point]) -> Verdict {
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
-            Phase::Playing => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
             Phase::Paused => {}
         }
         if dead.iter().any(|&p| self.board.get(p).is_none()) {
@@ -530,7 +637,7 @@ impl Game {
         }
         for &q in &removed {
             if let Some(color) = self.board.clear_point(q) {
-                self.prisoners[color.opponent().index()] += 1;
+                self.prisoners.dead[color.opponent().index()] += 1;
             }
         }
         self.phase = Phase::Ended;
@@ -546,14 +653,27 @@ impl Game {
         let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
-            Phase::Playing => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
             Phase::Paused if !resumes => return Verdict::Illegal(Reason::NoResumption),
             Phase::Paused => {}
         }
-        self.phase = Phase::Playing;
+        self.phase = Phase::Resumed;
         self.consecutive_passes = 0;
         self.moves_since_resumption = Some(0);
         self.to_move = self.last_passer.map_or(self.to_move, Color::opponent);
+        Verdict::Legal {
+            captured: Vec::new(),
+            self_captured: Vec::new(),
+        }
+    }
+
+    /// Resignation ends the game at once, in any phase before the end and whoever is to move.
+    fn resign(&mut self, color: Color) -> Verdict {
+        if self.phase == Phase::Ended {
+            return Verdict::Illegal(Reason::GameOver);
+        }
+        self.phase = Phase::Ended;
+        self.resigned = Some(color);
         Verdict::Legal {
             captured: Vec::new(),
             self_captured: Vec::new(),
@@ -566,8 +686,8 @@ impl Game {
         let captured_count = removal.captured as usize;
         let captured = self.removed[..captured_count].to_vec();
         let self_captured = self.removed[captured_count..].to_vec();
-        self.prisoners[color.index()] += removal.captured;
-        self.prisoners[color.opponent().index()] += removal.self_captured;
+        self.prisoners.captures[color.index()] += removal.captured;
+        self.prisoners.captures[color.opponent().index()] += removal.self_captured;
         self.ko_ban = if ko_shape {
             Some((color.opponent(), captured[0]))
         } else {
@@ -583,4 +703,45 @@ impl Game {
             self_captured,
         }
     }
+}
+
+/// Places Black's handicap stones on a set-up board, checking what the rules require: at most
+/// nine stones (and not exactly one), each on an empty point, and under fixed placement
+/// exactly the fixed points for that number (in any order).
+fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<(), HandicapError> {
+    if points.is_empty() {
+        return Ok(());
+    }
+    if points.len() == 1 || points.len() > handicap::MAX_HANDICAP {
+        return Err(HandicapError::Count(points.len()));
+    }
+    if rules.handicap_placement == HandicapPlacement::Fixed {
+        let stones = u32::try_from(points.len()).unwrap_or(u32::MAX);
+        let fixed = (board.width() == board.height())
+            .then(|| handicap::fixed_points(handicap::Pattern::Traditional, board.width(), stones))
+            .flatten();
+        let Some(mut expected) = fixed else {
+            return Err(HandicapError::NoFixedPlacement {
+                size: format!("{}x{}", board.width(), board.height()),
+                stones: points.len(),
+            });
+        };
+        let mut given = points.to_vec();
+        expected.sort();
+        given.sort();
+        if expected != given {
+            let names = |ps: &[Point]| ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+            return Err(HandicapError::NotFixed {
+                stones: points.len(),
+                expected: names(&expected),
+                given: names(&given),
+            });
+        }
+    }
+    for &p in points {
+        if !board.set_stone(Color::Black, p) {
+            return Err(HandicapError::Occupied(p));
+        }
+    }
+    Ok(())
 }

@@ -36,7 +36,6 @@
 //!   the new rules; if a move made so far would be illegal under them, the change is refused
 //!   and nothing changes.
 
-mod handicap;
 mod protocol;
 mod rng;
 
@@ -45,7 +44,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use crate::board::{Board, Color, Move, Point, MAX_SIDE, MIN_SIDE};
-use crate::game::counting;
+use crate::game::{counting, handicap};
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Komi, Rules};
 
@@ -340,7 +339,7 @@ impl<'r> Engine<'r> {
         match mv {
             Move::Play(point) => self.game.check_play(color, point),
             Move::Pass => match self.game.phase() {
-                Phase::Playing => Ok(()),
+                Phase::Playing | Phase::Resumed => Ok(()),
                 Phase::Paused => Err(Reason::GamePaused),
                 Phase::Ended => Err(Reason::GameOver),
             },
@@ -373,7 +372,7 @@ impl<'r> Engine<'r> {
             .parse()
             .map_err(|_| format!("number of stones not an integer: `{text}`"))?;
         self.require_empty_board()?;
-        let points = handicap::fixed_points(self.size, stones).ok_or_else(|| {
+        let points = handicap::fixed_points(handicap::Pattern::Gtp, self.size, stones).ok_or_else(|| {
             format!(
                 "invalid number of stones: a {0}x{0} board takes 2 to {1} fixed handicap stones",
                 self.size,
@@ -416,7 +415,7 @@ impl<'r> Engine<'r> {
     }
 
     fn count(&self) -> counting::Count {
-        let prisoners = Color::BOTH.map(|c| self.game.prisoners(c));
+        let prisoners = self.game.prisoner_breakdown();
         let handicap = u32::try_from(self.handicap.len()).unwrap_or(u32::MAX);
         counting::count(
             self.game.board(),
@@ -551,6 +550,7 @@ fn replay(
         width: size,
         height: size,
         stones: handicap.iter().map(|&p| (p, Color::Black)).collect(),
+        handicap: Vec::new(),
         to_move: if handicap.is_empty() {
             Color::Black
         } else {

@@ -68,6 +68,10 @@ pub enum Check {
     Prisoners([u32; 2]),
     ToMove(Color),
     Phase(Phase),
+    /// The result in SGF `RE` form (`B+3.5`, `W+R`, `0`), of the position as it stands.
+    Result(String),
+    /// Each colour's score in half points (Black, White), komi and compensation included.
+    Score([i32; 2]),
 }
 
 impl Check {
@@ -82,6 +86,8 @@ impl Check {
             Check::Prisoners(_) => "prisoners",
             Check::ToMove(_) => "to_move",
             Check::Phase(_) => "phase",
+            Check::Result(_) => "result",
+            Check::Score(_) => "score",
         }
     }
 
@@ -94,6 +100,8 @@ impl Check {
             Check::Prisoners(_) => 4,
             Check::ToMove(_) => 5,
             Check::Phase(_) => 6,
+            Check::Result(_) => 7,
+            Check::Score(_) => 8,
         }
     }
 }
@@ -312,7 +320,9 @@ pub(crate) fn resolve_runs(
             overrides.push((axis, word));
         }
         if let Some(k) = komi {
+            // The scenario states the komi of its game, even or handicap.
             rules.komi = k;
+            rules.handicap_komi = k;
         }
         runs.push(Run {
             label,
@@ -324,9 +334,9 @@ pub(crate) fn resolve_runs(
     runs
 }
 
-/// Checks that the set-up describes a legal starting position.
-pub(crate) fn check_setup(setup: &Setup) -> Result<(), String> {
-    Game::new(Rules::default(), setup)
+/// Checks that the set-up describes a legal starting position under `rules`.
+pub(crate) fn check_setup(setup: &Setup, rules: Rules) -> Result<(), String> {
+    Game::new(rules, setup)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -337,5 +347,29 @@ pub(crate) fn parse_setup_history(word: &str) -> Option<SetupHistory> {
         "played" => Some(SetupHistory::Played),
         "excluded" => Some(SetupHistory::Excluded),
         _ => None,
+    }
+}
+
+/// Reads an SGF-style result: `B+3.5`, `W+12`, `B+R`, `W+0` (a draw given to White), `0`.
+pub(crate) fn parse_result(text: &str) -> Result<String, String> {
+    let wrong = || {
+        format!("`{text}` is not a result: expected B+POINTS or W+POINTS (whole or half points), B+R or W+R, or 0 for a draw")
+    };
+    if text == "0" {
+        return Ok(text.to_string());
+    }
+    let (Some(color), Some(rest)) = (text.get(..2), text.get(2..)) else {
+        return Err(wrong());
+    };
+    if color != "B+" && color != "W+" {
+        return Err(wrong());
+    }
+    let valid_points = rest.parse::<Komi>().is_ok_and(|k| k.half_points() >= 0)
+        && !rest.starts_with('+')
+        && !rest.starts_with('-');
+    if rest == "R" || valid_points {
+        Ok(text.to_string())
+    } else {
+        Err(wrong())
     }
 }

@@ -13,12 +13,13 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    check_setup, diagram, parse_setup_history, resolve_runs, Check, Crosscheck, Expectation,
-    ExpectedVerdict, Scenario,
+    check_setup, diagram, parse_result, parse_setup_history, resolve_runs, Check, Crosscheck,
+    Expectation, ExpectedVerdict, Scenario,
 };
 use crate::board::{Color, Point};
+use crate::game::handicap::{self, Pattern};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
-use crate::rules::Komi;
+use crate::rules::{Komi, Rules};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
 use crate::spec::{is_slug, Spec};
@@ -70,6 +71,7 @@ pub(crate) struct RawScenario {
     to_move: Option<Spanned<String>>,
     setup_history: Option<Spanned<String>>,
     board: Option<Spanned<String>>,
+    handicap: Option<Spanned<toml::Value>>,
     #[serde(default)]
     moves: Vec<Spanned<String>>,
     #[serde(default)]
@@ -109,7 +111,18 @@ pub(crate) struct RawExpect {
     prisoners: Option<Spanned<RawPrisoners>>,
     to_move: Option<Spanned<String>>,
     phase: Option<Spanned<String>>,
+    result: Option<Spanned<String>>,
+    score: Option<Spanned<RawScore>>,
     note: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScore {
+    #[serde(rename = "B")]
+    black: Spanned<toml::Value>,
+    #[serde(rename = "W")]
+    white: Spanned<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -220,13 +233,27 @@ pub(crate) fn parse(
         parsed
     });
 
+    let handicap = match &raw.handicap {
+        None => Vec::new(),
+        Some(h) => read_handicap(&source, h, width, height, &mut errors),
+    };
     let to_move = match &raw.to_move {
-        None => Color::Black,
+        None if handicap.is_empty() => Color::Black,
+        None => Color::White,
         Some(c) => Color::parse(c.get_ref()).unwrap_or_else(|| {
             errors.push(source.error(&c.span(), "to_move", "expected B or W"));
             Color::Black
         }),
     };
+    if let (Some(c), false) = (&raw.to_move, handicap.is_empty()) {
+        if to_move == Color::Black {
+            errors.push(source.error(
+                &c.span(),
+                "to_move",
+                "White moves first after the handicap stones",
+            ));
+        }
+    }
     let history = match &raw.setup_history {
         None => SetupHistory::Played,
         Some(h) => parse_setup_history(h.get_ref()).unwrap_or_else(|| {
@@ -246,14 +273,21 @@ pub(crate) fn parse(
         width,
         height,
         stones,
+        handicap,
         to_move,
         history,
     };
-    if let Some(b) = &raw.board {
-        if let Err(message) = check_setup(&setup) {
+    let no_handicap = Setup {
+        handicap: Vec::new(),
+        ..setup.clone()
+    };
+    let board_is_legal = match (&raw.board, check_setup(&no_handicap, Rules::default())) {
+        (Some(b), Err(message)) => {
             errors.push(source.error(&b.span(), "board", message));
+            false
         }
-    }
+        _ => true,
+    };
 
     let named: Vec<Spanned<String>> = match &raw.rules {
         None => Vec::new(),
@@ -273,6 +307,18 @@ pub(crate) fn parse(
             .collect(),
     };
     let runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
+    if let (Some(h), true) = (&raw.handicap, board_is_legal) {
+        // Handicap placement depends on the rules (fixed or free), so each run is checked.
+        for run in &runs {
+            if let Err(message) = check_setup(&setup, run.rules) {
+                errors.push(source.error(
+                    &h.span(),
+                    "handicap",
+                    format!("under `{}`: {message}", run.label),
+                ));
+            }
+        }
+    }
     if named.is_empty() && raw.run.is_empty() {
         errors.push(source.error_at(
             0,
@@ -401,6 +447,30 @@ pub(crate) fn parse(
                 Ok(p) => checks.push(Check::Phase(p)),
                 Err(message) => errors.push(source.error(&p.span(), key("phase"), message)),
             }
+        }
+        if let Some(r) = &e.result {
+            match parse_result(r.get_ref()) {
+                Ok(text) => checks.push(Check::Result(text)),
+                Err(message) => errors.push(source.error(&r.span(), key("result"), message)),
+            }
+        }
+        if let Some(score) = &e.score {
+            let mut half = |v: &Spanned<toml::Value>, colour: &str| {
+                let parsed = axis_word(v.get_ref())
+                    .and_then(|w| w.parse::<Komi>().ok())
+                    .map(Komi::half_points);
+                if parsed.is_none() {
+                    errors.push(source.error(
+                        &v.span(),
+                        key(&format!("score.{colour}")),
+                        "expected a whole or half number of points such as 12 or 6.5",
+                    ));
+                }
+                parsed.unwrap_or(0)
+            };
+            let black = half(&score.get_ref().black, "B");
+            let white = half(&score.get_ref().white, "W");
+            checks.push(Check::Score([black, white]));
         }
         if checks.is_empty() {
             errors.push(source.error(
@@ -579,5 +649,56 @@ fn find_contradictions(
                 }
             }
         }
+    }
+}
+
+/// `handicap = 4` (the fixed placement of that many stones, AGA Rule 4) or
+/// `handicap = ["C3", "G7"]` (a free placement on the named points).
+fn read_handicap(
+    source: &Source,
+    value: &Spanned<toml::Value>,
+    width: u8,
+    height: u8,
+    errors: &mut Vec<Located>,
+) -> Vec<Point> {
+    let mut fail = |message: String| {
+        errors.push(source.error(&value.span(), "handicap", message));
+        Vec::new()
+    };
+    match value.get_ref() {
+        toml::Value::Integer(n) => {
+            let Ok(stones) = u32::try_from(*n) else {
+                return fail(format!("a handicap of {n} stones is not a number of stones"));
+            };
+            if stones as usize > handicap::MAX_HANDICAP || stones < 2 {
+                return fail(format!(
+                    "a handicap of {stones} stones: a handicap is 2 to 9 stones"
+                ));
+            }
+            let fixed = (width == height)
+                .then(|| handicap::fixed_points(Pattern::Traditional, width, stones))
+                .flatten();
+            match fixed {
+                Some(points) => points,
+                None => fail(format!(
+                    "a {width}x{height} board has no fixed placement of {stones} stones; list the points for a free placement"
+                )),
+            }
+        }
+        toml::Value::Array(items) => {
+            let mut points = Vec::new();
+            for item in items {
+                let parsed = item
+                    .as_str()
+                    .ok_or_else(|| format!("`{item}` is not a vertex"))
+                    .and_then(|v| Point::parse_gtp(v, width, height).map_err(|e| e.to_string()));
+                match parsed {
+                    Ok(p) => points.push(p),
+                    Err(message) => return fail(message),
+                }
+            }
+            points
+        }
+        _ => fail("expected a number of stones (fixed placement) or a list of vertices (free placement)".to_string()),
     }
 }
