@@ -146,7 +146,7 @@ fn any_event(size: u8) -> impl Strategy<Value = Event> {
         2 => any::<bool>().prop_map(|black| {
             Event::Move(if black { Color::Black } else { Color::White }, Move::Pass)
         }),
-        1 => Just(Event::Dispute),
+        1 => proptest::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]).prop_map(Event::Dispute),
         1 => prop::collection::vec((0..side, 0..side), 0..3)
             .prop_map(|points| Event::Agree(points.into_iter().map(|(c, r)| Point::new(c, r)).collect())),
     ]

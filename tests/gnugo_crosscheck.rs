@@ -137,7 +137,7 @@ fn replay(binary: &Path, scenario: &Scenario, run: usize, flags: &[String]) -> V
         let k = k + 1;
         let verdict = game.apply(event.clone());
         let (color, point) = match event {
-            Event::Dispute | Event::Agree(_) | Event::Resign(_) => continue,
+            Event::Dispute(_) | Event::Agree(_) | Event::Resign(_) => continue,
             Event::Move(c, Move::Pass) => {
                 if verdict.is_legal() {
                     gtp.send(&format!("play {} pass", c.name()))

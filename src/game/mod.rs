@@ -169,9 +169,14 @@ impl FromStr for Phase {
 pub enum Event {
     /// A player makes a move: a board play or a pass.
     Move(Color, Move),
-    /// During a pause, the players cannot agree on the status of the stones: play resumes
-    /// with the opponent of the last player to pass (AGA-style endings).
-    Dispute,
+    /// During a pause, the players cannot agree on the status of the stones, so play resumes.
+    ///
+    /// Under the AGA-style ending (`pause-agree-resume`) the rules fix who moves first: the
+    /// opponent of the last player to pass. A named colour must be that player.
+    /// Under `play-on` (New Zealand) the players must also agree who moves next: the colour
+    /// names who they agreed on, and `None` means they could not agree, which ends the game
+    /// with every stone on the board alive.
+    Dispute(Option<Color>),
     /// During a pause, the players agree that the strings through these points are dead (an
     /// empty list: nothing is dead). The stones are removed and become the capturer's
     /// prisoners, White passes last where the rules say so, and the game ends.
@@ -184,8 +189,15 @@ pub enum Event {
 impl Event {
     /// Reads `B D4`, `W pass`, `black c3` (GTP colour and vertex).
     pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
-        if text.trim() == "dispute" {
-            return Ok(Event::Dispute);
+        let mut words = text.split_whitespace();
+        if words.next() == Some("dispute") {
+            return match (words.next(), words.next()) {
+                (None, _) => Ok(Event::Dispute(None)),
+                (Some(c), None) => Color::parse(c)
+                    .map(|c| Event::Dispute(Some(c)))
+                    .ok_or_else(|| EventError::Malformed(text.to_string())),
+                _ => Err(EventError::Malformed(text.to_string())),
+            };
         }
         if let Some(rest) = text.trim().strip_prefix("agree") {
             if rest.is_empty() || rest.starts_with(char::is_whitespace) {
@@ -213,7 +225,8 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::Move(c, m) => write!(f, "{c} {m}"),
-            Event::Dispute => f.write_str("dispute"),
+            Event::Dispute(None) => f.write_str("dispute"),
+            Event::Dispute(Some(c)) => write!(f, "dispute {c}"),
             Event::Resign(c) => write!(f, "{c} resign"),
             Event::Agree(dead) => {
                 f.write_str("agree")?;
@@ -229,7 +242,7 @@ impl fmt::Display for Event {
 /// An event that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`, or `dispute`, or `agree` with the dead stones")]
+    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`, or `dispute` with an optional colour to move, or `agree` with the dead stones")]
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
@@ -528,7 +541,7 @@ impl Game {
     pub fn apply(&mut self, event: Event) -> Verdict {
         let (color, mv) = match event {
             Event::Move(color, mv) => (color, mv),
-            Event::Dispute => return self.dispute(),
+            Event::Dispute(mover) => return self.dispute(mover),
             Event::Agree(dead) => return self.agree(&dead),
             Event::Resign(color) => return self.resign(color),
         };
@@ -649,7 +662,7 @@ impl Game {
         }
     }
 
-    fn dispute(&mut self) -> Verdict {
+    fn dispute(&mut self, mover: Option<Color>) -> Verdict {
         let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
@@ -657,10 +670,25 @@ impl Game {
             Phase::Paused if !resumes => return Verdict::Illegal(Reason::NoResumption),
             Phase::Paused => {}
         }
+        let by_rule = self.last_passer.map_or(self.to_move, Color::opponent);
+        let first = match (self.rules.ending, mover) {
+            (Ending::PlayOn, None) => {
+                // No agreement on who moves: every stone on the board stays and is counted.
+                self.phase = Phase::Ended;
+                return Verdict::Legal {
+                    captured: Vec::new(),
+                    self_captured: Vec::new(),
+                };
+            }
+            (Ending::PlayOn, Some(agreed)) => agreed,
+            (_, Some(named)) if named != by_rule => return Verdict::Illegal(Reason::OutOfTurn),
+            _ => by_rule,
+        };
         self.phase = Phase::Resumed;
         self.consecutive_passes = 0;
         self.moves_since_resumption = Some(0);
-        self.to_move = self.last_passer.map_or(self.to_move, Color::opponent);
+        self.ko_ban = None;
+        self.to_move = first;
         Verdict::Legal {
             captured: Vec::new(),
             self_captured: Vec::new(),
