@@ -5,20 +5,31 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use goconform::rules::Rules;
+use goconform::spec::Spec;
 
-/// Resolves the two ruleset names these tests use.
+/// The rulesets of this repository, loaded once.
+fn spec() -> &'static Spec {
+    static SPEC: OnceLock<Spec> = OnceLock::new();
+    SPEC.get_or_init(|| {
+        Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the repository's spec loads")
+    })
+}
+
+/// Resolves ruleset names as `goconform gtp` does (the rulesets in spec/rulesets), plus
+/// `simple`: the AGA rules with simple ko.
 fn resolve(name: &str) -> Result<Rules, String> {
     match name {
-        "aga" => Ok(Rules::default()),
         "simple" => {
-            let mut rules = Rules::default();
+            let mut rules = spec().rules("aga")?;
             rules.set("ko", "simple").map_err(|e| e.to_string())?;
             Ok(rules)
         }
-        _ => Err(format!("unknown ruleset `{name}`; known: aga, simple")),
+        _ => spec().rules(name),
     }
 }
 
@@ -28,7 +39,7 @@ fn session(script: &str) -> String {
     goconform::gtp::serve(
         script.as_bytes(),
         &mut out,
-        Rules::default(),
+        resolve("aga").expect("aga is a ruleset"),
         "aga".to_string(),
         &resolve,
     )
@@ -106,6 +117,10 @@ fn list_commands_names_everything_and_known_command_agrees() {
         "goconform-dead",
         "goconform-set",
         "goconform-phase",
+        "goconform-dispute",
+        "goconform-agree",
+        "goconform-resign",
+        "goconform-score",
     ];
     let listed = last("list_commands\n");
     let listed = listed.strip_prefix("= ").unwrap();
@@ -228,10 +243,34 @@ fn undo_takes_back_moves_and_their_captures() {
 }
 
 #[test]
-fn fixed_handicap_follows_the_specification() {
+fn fixed_handicap_follows_the_rules_or_the_specification() {
     let got = answers("boardsize 19\nfixed_handicap 4\n");
     let vertices: BTreeSet<&str> = got[1].strip_prefix("= ").unwrap().split(' ').collect();
     assert_eq!(vertices, BTreeSet::from(["D4", "Q16", "D16", "Q4"]));
+    // Three stones: AGA Rule 4 (handicap-placement = fixed) leaves the upper left open; the
+    // GTP table, used where the rules let Black place freely, leaves the lower right open.
+    assert_eq!(last("fixed_handicap 3\n"), "= D4 Q16 Q4");
+    assert_eq!(
+        last("fixed_handicap 3\nlist_stones b\n"),
+        "= Q16 D4 Q4",
+        "the stones are on the board"
+    );
+    assert_eq!(
+        last("goconform-set handicap-placement=free\nfixed_handicap 3\n"),
+        "= D4 Q16 D16"
+    );
+    // A placement from the GTP table is the players' choice: it survives a change to rules
+    // that fix the placement.
+    let got = answers(
+        "goconform-rules new-zealand\nfixed_handicap 3\ngoconform-rules aga\nlist_stones b\n\
+         showboard\n",
+    );
+    assert_eq!(got[1..4], ["= D4 Q16 D16", "= ", "= D16 Q16 D4"]);
+    assert!(
+        got[4].contains("rules aga; komi 0.5; handicap 3;"),
+        "{}",
+        got[4]
+    );
     let got = answers(
         "boardsize 19\nfixed_handicap 4\nfixed_handicap 2\nundo\nlist_stones b\n\
          clear_board\nfixed_handicap 10\nfixed_handicap 1\nfixed_handicap x\n\
@@ -255,7 +294,8 @@ fn fixed_handicap_follows_the_specification() {
         "{}",
         got[8]
     );
-    assert_eq!(got[10], "= C3 G7 C7 G3 C5 G5 E3 E7 E5");
+    // The traditional table, in its own order: the third stone goes to the lower right.
+    assert_eq!(got[10], "= C3 G7 G3 C7 C5 G5 E3 E7 E5");
     assert!(
         got[12].starts_with("? invalid number of stones"),
         "{}",
@@ -266,6 +306,40 @@ fn fixed_handicap_follows_the_specification() {
         "{}",
         got[14]
     );
+}
+
+#[test]
+fn free_handicaps_are_agreed_placements_within_the_limits() {
+    // Accepted under aga, whose fixed placement would refuse these points: the players agreed.
+    let got = answers("boardsize 9\nset_free_handicap a1 j9 e5\nlist_stones b\ngoconform-phase\n");
+    assert_eq!(got[1..], ["= ", "= J9 E5 A1", "= playing"]);
+    let ten = "a1 b1 c1 d1 e1 f1 g1 h1 j1 a9";
+    let got = answers(&format!(
+        "boardsize 9\nset_free_handicap {ten}\nset_free_handicap\nset_free_handicap a1 pass\n\
+         set_free_handicap a1 a1\nlist_stones b\nboardsize 2\nset_free_handicap a1 a2 b1 b2\n\
+         set_free_handicap a1 b2\nset_free_handicap a2 b1\nfixed_handicap 2\n"
+    ));
+    assert_eq!(
+        got[1],
+        "? invalid number of stones: a free handicap is 2 to 9 stones, not 10"
+    );
+    assert!(
+        got[2].starts_with("? invalid number of stones"),
+        "{}",
+        got[2]
+    );
+    assert!(got[3].starts_with("? `pass`"), "{}", got[3]);
+    assert_eq!(got[4], "? repeated vertex: A1");
+    assert_eq!(got[5], "= ", "nothing was placed");
+    // Four stones fill a 2x2 board: no liberty is left, which no placement may do.
+    assert!(
+        got[7].starts_with("? bad vertex list: set-up position has a string without liberties"),
+        "{}",
+        got[7]
+    );
+    assert_eq!(got[8], "= ");
+    assert_eq!(got[9], "? board not empty");
+    assert_eq!(got[10], "? board not empty");
 }
 
 #[test]
@@ -401,12 +475,16 @@ fn rules_can_be_switched_unless_the_game_so_far_would_break_them() {
     assert_eq!(tail[..4], ["= ", "= ", "= ", "= "]);
     // Positional superko forbids Black's retake: the change is refused and names the move.
     assert!(
-        tail[4].starts_with("? move 12 (B C2)") && tail[4].ends_with("superko"),
+        tail[4].starts_with("? event 12 (B C2)") && tail[4].ends_with("superko"),
         "{}",
         tail[4]
     );
     assert!(tail[5].contains("natural-situational"), "{}", tail[5]);
-    assert_eq!(tail[6], "? unknown ruleset `nonesuch`; known: aga, simple");
+    assert!(
+        tail[6].starts_with("? unknown ruleset `nonesuch`; known rulesets: aga,"),
+        "{}",
+        tail[6]
+    );
     assert!(tail[7].starts_with("? syntax error"), "{}", tail[7]);
     assert!(tail[8].starts_with("? expected AXIS=VALUE"), "{}", tail[8]);
     // Still simple ko: Black's immediate retake is a plain ko.
@@ -561,4 +639,431 @@ fn gnugo_agrees_on_stones_and_captures() {
         .max()
         .unwrap_or(0);
     assert!(captured > 0, "the game should include captures");
+}
+
+/// Like [`answers`], in a session that starts by switching to the ruleset `rules`; the answer
+/// to that switch is checked and dropped.
+fn answers_under(rules: &str, script: &str) -> Vec<String> {
+    let mut got = answers(&format!("goconform-rules {rules}\n{script}"));
+    assert_eq!(got.remove(0), "= ", "switching to {rules}");
+    got
+}
+
+/// The answers to the last `n` commands of a session under `rules`.
+fn tail_under(rules: &str, script: &str, n: usize) -> Vec<String> {
+    let got = answers_under(rules, script);
+    got[got.len() - n..].to_vec()
+}
+
+/// The whole ending procedure under aga, on the [`WALLS`] position (Black to move). Black
+/// thinks White's A3 is dead; White disputes, and Black proves it by capturing A3 in the
+/// resumption. The second pause is ended by Black's pass, so at the agreement White passes
+/// once more and hands over another pass stone.
+///
+/// Pass stones: first pause B pass (W +1), W pass (B +1); resumption B B3, W pass (B +1),
+/// B A4, W pass (B +1), B A2 capturing A3, W pass (B +1), B pass (W +1); White's pass at the
+/// agreement (B +1). Black holds 5 pass stones and 1 capture, White 2 pass stones.
+/// Area: Black 8 stones + 7 empty points on the A and B columns = 15; White 5 stones + 5
+/// points on column E + 0.5 = 10.5: B+4.5.
+/// Territory (bga, the same events): Black 7 + 1 capture + 5 pass stones = 13; White 5 + 2 +
+/// 0.5 = 7.5: B+5.5. Without White's extra pass stone it would be B+4.5.
+const RESUMPTION: &str = "play b pass\nplay w pass\n";
+const RESUMED_PLAY: &str =
+    "play b b3\nplay w pass\nplay b a4\nplay w pass\nplay b a2\nplay w pass\nplay b pass\n";
+
+#[test]
+fn pause_dispute_resumption_and_agreement_with_white_passing_last() {
+    let script = format!(
+        "{WALLS}{RESUMPTION}goconform-phase\ngoconform-dead a3\nfinal_score\nplay b b3\n\
+         goconform-dispute\ngoconform-phase\nshowboard\ngoconform-dispute\n{RESUMED_PLAY}\
+         goconform-phase\ngoconform-prisoners b\nfinal_score\ngoconform-score\n\
+         goconform-agree\ngoconform-phase\ngoconform-prisoners b\ngoconform-prisoners w\n\
+         captures b\nfinal_score\nplay w pass\ngoconform-agree\ngoconform-dispute\n"
+    );
+    let got = answers(&script);
+    let walls = WALLS.lines().count();
+    assert!(got[..walls + 2].iter().all(|a| a == "= "), "{got:?}");
+    let got = &got[walls + 2..];
+    assert_eq!(got[0], "= paused");
+    assert_eq!(got[1], "= ");
+    // Agreeing now that A3 is dead: Black 15, White 10.5.
+    assert_eq!(got[2], "= B+4.5");
+    assert_eq!(got[3], "? illegal move: game-paused");
+    assert_eq!(got[4], "= ", "the dispute is accepted");
+    assert_eq!(got[5], "= resumed");
+    // White passed last, so Black resumes.
+    assert!(
+        got[6].contains("phase resumed; black to move"),
+        "{}",
+        got[6]
+    );
+    assert_eq!(got[7], "? illegal move: not-paused");
+    assert!(got[8..15].iter().all(|a| a == "= "), "{:?}", &got[8..15]);
+    // B B3 ... B pass: the resumption did not open with two passes, so play pauses again.
+    assert_eq!(got[15], "= paused");
+    assert_eq!(
+        got[16], "= 5",
+        "1 capture and 4 pass stones before the agreement"
+    );
+    // The score of agreeing now already has White's extra pass stone in it.
+    assert_eq!(got[17], "= B+4.5");
+    assert_eq!(
+        got[18],
+        "= scoring area; B territory 7 stones 8 captures 1 dead 0 pass-stones 5 komi 0 \
+         compensation 0 total 15; W territory 5 stones 5 captures 0 dead 0 pass-stones 2 \
+         komi 0.5 compensation 0 total 10.5; result B+4.5"
+    );
+    assert_eq!(got[19], "= ", "nothing left to remove: A3 was captured");
+    assert_eq!(got[20], "= ended");
+    assert_eq!(got[21], "= 6", "White passed last at the agreement");
+    assert_eq!(got[22], "= 2");
+    assert_eq!(got[23], "= 1", "GTP captures leave pass stones out");
+    assert_eq!(got[24], "= B+4.5");
+    assert_eq!(got[25], "? illegal move: game-over");
+    assert_eq!(got[26], "? illegal move: game-over");
+    assert_eq!(got[27], "? illegal move: game-over");
+
+    // Under territory counting White's extra pass stone matters: B+5.5, not B+4.5.
+    let tail = tail_under(
+        "bga",
+        &format!("{WALLS}{RESUMPTION}goconform-dispute\n{RESUMED_PLAY}final_score\ngoconform-agree\nfinal_score\n"),
+        3,
+    );
+    assert_eq!(tail, ["= B+5.5", "= ", "= B+5.5"]);
+    // Where White does not pass last (japanese-1989 has no pass stones and no resumption).
+    let tail = tail_under(
+        "japanese-1989",
+        &format!("{WALLS}{RESUMPTION}goconform-dispute\ngoconform-agree a3\nfinal_score\n"),
+        3,
+    );
+    // Territory: Black 10 + 1 dead stone = 11; White 5 + 0.5: B+5.5.
+    assert_eq!(tail, ["? illegal move: no-resumption", "= A3", "= B+5.5"]);
+}
+
+/// Two passes opening the resumption end the game with every stone alive. Here Black made
+/// the last pass of the first pause (White passed out of turn first), so White resumes; the
+/// resumption opens W pass, B pass, and White passes once more at the end.
+///
+/// A3 stays on the board, so the nine empty points on the A and B columns touch both colours.
+/// Area: Black 5; White 6 stones + 5 + 0.5 = 11.5: W+6.5. Territory (bga): pass stones B 3
+/// (W's three passes), W 2; Black 0 + 3 = 3, White 5 + 2 + 0.5 = 7.5: W+4.5.
+#[test]
+fn four_passes_end_the_game_with_every_stone_alive() {
+    let script = format!(
+        "{WALLS}play w pass\nplay b pass\ngoconform-dead a3\nfinal_score\ngoconform-dispute b\n\
+         goconform-dispute w\nshowboard\nplay w pass\ngoconform-phase\nplay b pass\n\
+         goconform-phase\nfinal_score\nfinal_status_list dead\nfinal_status_list seki\n\
+         goconform-prisoners b\ngoconform-prisoners w\nplay b a1\ngoconform-dead a3\n\
+         final_score\ngoconform-agree a3\n"
+    );
+    let got = answers(&script);
+    let got = &got[WALLS.lines().count() + 2..];
+    assert_eq!(got[0], "= ");
+    assert_eq!(got[1], "= B+4.5", "agreeing now that A3 is dead");
+    assert_eq!(got[2], "? illegal move: out-of-turn", "Black passed last");
+    assert_eq!(got[3], "= ");
+    assert!(
+        got[4].contains("phase resumed; white to move"),
+        "{}",
+        got[4]
+    );
+    assert_eq!(got[5..9], ["= ", "= resumed", "= ", "= ended"]);
+    assert_eq!(
+        got[9], "= W+6.5",
+        "A3 is alive whatever goconform-dead said"
+    );
+    assert_eq!(got[10], "= ");
+    // The dame on the A and B columns are unfilled, so the strings around them count as in
+    // seki (see counting::seki_stones).
+    assert_eq!(got[11], "= C5 C4 C3 C2 C1\nA3");
+    assert_eq!(got[12], "= 3");
+    assert_eq!(got[13], "= 2");
+    assert_eq!(got[14], "? illegal move: game-over");
+    assert_eq!(got[15], "= ");
+    assert_eq!(got[16], "= W+6.5");
+    assert_eq!(got[17], "? illegal move: game-over");
+    let tail = tail_under(
+        "bga",
+        &format!(
+            "{WALLS}play w pass\nplay b pass\ngoconform-dispute\nplay w pass\nplay b pass\n\
+             final_score\n"
+        ),
+        1,
+    );
+    assert_eq!(tail, ["= W+4.5"]);
+}
+
+#[test]
+fn disputes_follow_the_ending_of_the_rules() {
+    let paused = format!("{WALLS}{RESUMPTION}");
+    // Not paused yet, and after the end.
+    let got = answers(&format!(
+        "{WALLS}goconform-dispute\ngoconform-dispute b w\ngoconform-dispute purple\n\
+         goconform-agree\ngoconform-agree a3\n"
+    ));
+    let tail = &got[got.len() - 5..];
+    assert_eq!(tail[0], "? illegal move: not-paused");
+    assert!(tail[1].starts_with("? syntax error"), "{}", tail[1]);
+    assert!(tail[2].starts_with("? invalid color"), "{}", tail[2]);
+    assert_eq!(
+        tail[3..],
+        ["? illegal move: not-paused", "? illegal move: not-paused"]
+    );
+    // Agreement-only endings have no resumption; two-passes ends at once.
+    for rules in ["japanese-1989", "chinese"] {
+        let tail = tail_under(
+            rules,
+            &format!("{paused}goconform-phase\ngoconform-dispute\n"),
+            2,
+        );
+        assert_eq!(
+            tail,
+            ["= paused", "? illegal move: no-resumption"],
+            "{rules}"
+        );
+    }
+    let tail = tail_under(
+        "tromp-taylor",
+        &format!("{paused}goconform-phase\ngoconform-dispute\ngoconform-agree\nfinal_score\n"),
+        4,
+    );
+    // Tromp-Taylor at the komi 0.5 of WALLS: A3 alive, Black 5, White 6 + 5 + 0.5 = 11.5.
+    assert_eq!(
+        tail,
+        [
+            "= ended",
+            "? illegal move: game-over",
+            "? illegal move: game-over",
+            "= W+6.5"
+        ]
+    );
+    // New Zealand: the players name who moves first; if they cannot agree, the game ends with
+    // every stone alive.
+    let tail = tail_under(
+        "new-zealand",
+        &format!("{paused}goconform-dispute w\ngoconform-phase\nshowboard\n"),
+        3,
+    );
+    assert_eq!(tail[..2], ["= ", "= resumed"]);
+    assert!(tail[2].contains("white to move"), "{}", tail[2]);
+    let tail = tail_under(
+        "new-zealand",
+        &format!("{paused}goconform-dead a3\ngoconform-dispute\ngoconform-phase\nfinal_score\n"),
+        3,
+    );
+    assert_eq!(tail, ["= ", "= ended", "= W+6.5"]);
+}
+
+#[test]
+fn agreements_name_dead_strings_and_answer_what_they_removed() {
+    // The walls with two strings to agree on: White's A3 on Black's side and a lone black E2
+    // on White's.
+    let position = format!("{WALLS}play b e2\n{RESUMPTION}");
+    let got = answers(&format!(
+        "{position}goconform-agree b2\ngoconform-agree z9\ngoconform-agree e2 a3 a3\n\
+         list_stones b\nlist_stones w\ngoconform-prisoners w\ncaptures w\nfinal_status_list dead\n\
+         final_score\n"
+    ));
+    let tail = &got[got.len() - 9..];
+    assert_eq!(tail[0], "? illegal move: no-stone");
+    assert!(tail[1].starts_with("? `z9` is off"), "{}", tail[1]);
+    // Reading order: A3 (row 3) before E2 (row 2).
+    assert_eq!(tail[2], "= A3 E2");
+    assert_eq!(tail[3], "= C5 C4 C3 C2 C1");
+    assert_eq!(tail[4], "= D5 D4 D3 D2 D1");
+    // White: 1 dead stone and 1 pass stone (Black passed first); White passed last already.
+    assert_eq!(tail[5], "= 2");
+    assert_eq!(tail[6], "= 0", "stones agreed dead are not GTP captures");
+    assert_eq!(tail[7], "= ", "after the end nothing on the board is dead");
+    // Area: Black 5 + 10 = 15; White 5 + 5 + 0.5 = 10.5.
+    assert_eq!(tail[8], "= B+4.5");
+    // Without vertices the goconform-dead stones are the agreement; a whole string goes.
+    let tail = &answers(&format!(
+        "{position}goconform-dead c3\ngoconform-agree\nlist_stones b\n"
+    ));
+    assert_eq!(tail[tail.len() - 2..], ["= C5 C4 C3 C2 C1", "= E2"]);
+}
+
+#[test]
+fn undo_takes_back_disputes_agreements_and_resignations() {
+    let got = answers(&format!(
+        "{WALLS}{RESUMPTION}goconform-dispute\nundo\ngoconform-phase\ngoconform-dead a3\n\
+         goconform-agree\ngoconform-phase\nlist_stones w\nfinal_status_list dead\nundo\n\
+         goconform-phase\nlist_stones w\nfinal_status_list dead\ngoconform-prisoners b\n\
+         goconform-agree\nundo\nundo\ngoconform-phase\nshowboard\n"
+    ));
+    let tail = &got[got.len() - 18..];
+    assert_eq!(tail[..3], ["= ", "= ", "= paused"]);
+    assert_eq!(tail[4], "= A3");
+    assert_eq!(tail[5], "= ended");
+    assert_eq!(tail[6], "= D5 D4 D3 D2 D1");
+    assert_eq!(tail[7], "= ");
+    assert_eq!(tail[8], "= ", "undo of the agreement");
+    assert_eq!(tail[9], "= paused");
+    assert_eq!(tail[10], "= D5 D4 A3 D3 D2 D1");
+    assert_eq!(
+        tail[11], "= A3",
+        "the pending dead stones are back in force"
+    );
+    assert_eq!(tail[12], "= 1", "the dead stone is no longer a prisoner");
+    assert_eq!(tail[13], "= A3");
+    // Undo the agreement, then White's pass: play is on again with White to move.
+    assert_eq!(tail[14..17], ["= ", "= ", "= playing"]);
+    assert!(
+        tail[17].contains("phase playing; white to move"),
+        "{}",
+        tail[17]
+    );
+
+    let got = answers(&format!(
+        "{WALLS}goconform-resign w\nundo\ngoconform-phase\nfinal_score\n"
+    ));
+    assert_eq!(got[got.len() - 4..], ["= ", "= ", "= playing", "= W+6.5"]);
+    // Rule changes replay every kind of event: the dispute is refused by agreement-only rules.
+    let got = answers(&format!(
+        "{WALLS}{RESUMPTION}goconform-dispute\ngoconform-rules chinese\ngoconform-phase\n\
+         undo\ngoconform-rules chinese\ngoconform-agree a3\ngoconform-rules tromp-taylor\n\
+         goconform-rules bga\nkomi 0.5\nfinal_score\n"
+    ));
+    let tail = &got[got.len() - 9..];
+    assert!(
+        tail[0]
+            .starts_with("? event 14 (dispute) would be illegal under these rules: no-resumption"),
+        "{}",
+        tail[0]
+    );
+    assert_eq!(tail[1], "= resumed");
+    assert_eq!(tail[2..5], ["= ", "= ", "= A3"]);
+    assert!(tail[5].ends_with("game-over"), "{}", tail[5]);
+    // Under bga after the agreement: Black 10 + 1 dead + 1 pass stone = 12, White 5 + 1 + 0.5.
+    assert_eq!(tail[6..], ["= ", "= ", "= B+5.5"]);
+}
+
+#[test]
+fn resignation_ends_the_game_at_any_moment() {
+    let tail = &answers(&format!(
+        "{WALLS}goconform-resign b\nfinal_score\ngoconform-phase\nplay w e5\ngenmove w\n\
+         goconform-resign w\ngoconform-resign\ngoconform-score\n"
+    ));
+    let tail = &tail[tail.len() - 8..];
+    assert_eq!(tail[..3], ["= ", "= W+R", "= ended"]);
+    assert_eq!(tail[3], "? illegal move: game-over");
+    assert_eq!(tail[4], "? cannot move: game-over");
+    assert_eq!(tail[5], "? illegal move: game-over");
+    assert!(tail[6].starts_with("? syntax error"), "{}", tail[6]);
+    assert!(
+        tail[7].starts_with("= scoring area; B territory 0 stones 5 ")
+            && tail[7].ends_with("; result W+R"),
+        "{}",
+        tail[7]
+    );
+    // During a pause, and whoever is to move.
+    let tail = &answers(&format!(
+        "{WALLS}{RESUMPTION}goconform-resign white\nfinal_score\nplay b pass\n"
+    ));
+    assert_eq!(
+        tail[tail.len() - 3..],
+        ["= ", "= B+R", "? illegal move: game-over"]
+    );
+}
+
+/// The seki check position of conformance/counting/seki-with-eyes.toml (9x9, komi 0.5),
+/// scored through the whole ending procedure: two passes, then `final_score` while paused,
+/// which agrees that nothing is dead.
+///
+/// By hand: Black has 27 stones and White 33. Of the 21 empty points, 9 are bordered by Black
+/// alone (A9 C9 A8 B8 C8 A7, A2 A1, C1), 7 by White alone (F9, C5, E5, J6, J2, F1, H1) and 5
+/// by both (H9 J8, E3 F3 G3).
+/// - aga (area, pass stones that do not count in area): Black 27 + 9 = 36, White 33 + 7 + 0.5
+///   = 40.5: W+4.5.
+/// - bga (territory, seki eye points count, pass stones): Black 9 + 1 pass stone = 10, White
+///   7 + 1 + 0.5 = 8.5: B+1.5 (White passed last, so no extra pass stone).
+/// - japanese-1989 (territory, the eye points of a seki are nobody's, no pass stones): every
+///   group borders H9 J8 or E3 F3 G3, shared with the other colour, so every group is in seki
+///   (the black strings are one group through their eyes, as are the white ones) and no point
+///   counts: 0 against 0.5: W+0.5.
+#[test]
+fn final_score_follows_the_ruleset_on_the_seki_position() {
+    let black = "B9 D9 D8 H8 J9 B7 C7 D7 E7 F7 G7 A6 G6 A5 G5 A4 G4 H4 J4 A3 B3 C3 B2 C2 D2 B1 D1";
+    let white = "E9 G9 E8 F8 G8 H7 J7 B6 C6 D6 E6 F6 H6 B5 D5 F5 H5 J5 B4 C4 D4 E4 F4 \
+                 D3 H3 J3 E2 F2 G2 H2 E1 G1 J1";
+    let script = format!(
+        "boardsize 9\nkomi 0.5\n{}{}play b pass\nplay w pass\ngoconform-phase\nfinal_score\n\
+         goconform-score\nfinal_status_list dead\ngoconform-agree\nfinal_score\n",
+        stones("b", black),
+        stones("w", white)
+    );
+    let expected = [
+        (
+            "aga",
+            "W+4.5",
+            "scoring area; B territory 9 stones 27 captures 0 dead 0 pass-stones 1 komi 0 \
+             compensation 0 total 36; W territory 7 stones 33 captures 0 dead 0 pass-stones 1 \
+             komi 0.5 compensation 0 total 40.5; result W+4.5",
+        ),
+        (
+            "bga",
+            "B+1.5",
+            "scoring territory; B territory 9 stones 27 captures 0 dead 0 pass-stones 1 komi 0 \
+             compensation 0 total 10; W territory 7 stones 33 captures 0 dead 0 pass-stones 1 \
+             komi 0.5 compensation 0 total 8.5; result B+1.5",
+        ),
+        (
+            "japanese-1989",
+            "W+0.5",
+            "scoring territory; B territory 0 stones 27 captures 0 dead 0 pass-stones 0 komi 0 \
+             compensation 0 total 0; W territory 0 stones 33 captures 0 dead 0 pass-stones 0 \
+             komi 0.5 compensation 0 total 0.5; result W+0.5",
+        ),
+    ];
+    for (rules, result, score) in expected {
+        let got = answers_under(rules, &script);
+        let (setup, tail) = got.split_at(got.len() - 6);
+        assert!(setup.iter().all(|a| a == "= "), "{rules}: {setup:?}");
+        assert_eq!(
+            tail,
+            [
+                "= paused".to_string(),
+                format!("= {result}"),
+                format!("= {score}"),
+                "= ".to_string(),
+                "= ".to_string(),
+                format!("= {result}"),
+            ],
+            "{rules}"
+        );
+    }
+}
+
+/// A handicap game on 5x5: three agreed free handicap stones C1 C2 C3, White to move. Black
+/// completes the wall on C, White builds one on D.
+///
+/// aga, area counting: Black 5 stones + 10 points = 15; White 5 + 5 points + handicap komi
+/// 0.5 + compensation of N-1 = 2 points = 12.5: B+2.5. (The even-game komi 7.5 would give
+/// W+4.5; no compensation B+4.5; N stones of compensation B+1.5.)
+/// bga, territory counting, no compensation: Black 10, White 5 + 0.5: B+4.5.
+#[test]
+fn a_handicap_game_scores_with_handicap_komi_and_compensation() {
+    let script = "boardsize 5\nset_free_handicap c1 c2 c3\nplay w d1\nplay b c4\nplay w d2\n\
+                  play b c5\nplay w d3\nplay w d4\nplay w d5\nfinal_score\ngoconform-score\n";
+    let tail = tail_under("aga", script, 2);
+    assert_eq!(
+        tail,
+        [
+            "= B+2.5",
+            "= scoring area; B territory 10 stones 5 captures 0 dead 0 pass-stones 0 komi 0 \
+             compensation 0 total 15; W territory 5 stones 5 captures 0 dead 0 pass-stones 0 \
+             komi 0.5 compensation 2 total 12.5; result B+2.5"
+        ]
+    );
+    assert_eq!(tail_under("bga", script, 2)[0], "= B+4.5");
+    // The komi command sets the handicap komi too: komi 7.5 makes it W+4.5.
+    let tail = tail_under("aga", &format!("komi 7.5\n{script}"), 2);
+    assert_eq!(tail[0], "= W+4.5");
+    // White moves first after the handicap stones.
+    let board = last("boardsize 5\nset_free_handicap c1 c2 c3\nshowboard\n");
+    assert!(
+        board.contains("handicap 3; phase playing; white to move"),
+        "{board}"
+    );
 }

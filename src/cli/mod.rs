@@ -5,6 +5,7 @@
 //! unknown names).
 
 mod check;
+mod score;
 mod views;
 
 use std::path::{Path, PathBuf};
@@ -66,6 +67,8 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Score a final position (a scenario's or a diagram's) under one ruleset or all of them.
+    Score(score::ScoreArgs),
     /// Speak GTP version 2 on standard input and output, with the reference as referee.
     Gtp {
         /// The ruleset to start with.
@@ -88,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Rulesets => views::rulesets(&root),
         Command::Lint { paths } => views::lint(&root, &paths),
         Command::Coverage { document, all } => views::coverage(&root, document.as_deref(), all),
+        Command::Score(args) => score::score(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
     };
     match result {

@@ -12,6 +12,7 @@ pub use reference::Reference;
 use std::fmt;
 
 use crate::board::{Color, Point};
+use crate::game::counting::format_points;
 use crate::game::{Event, Phase, Setup, Verdict};
 use crate::rules::Rules;
 use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
@@ -213,17 +214,6 @@ fn first_difference(a: &Stones, b: &Stones, width: u8, height: u8) -> Option<Poi
 
 const NOT_OBSERVABLE: &str = "(not observable)";
 
-/// Half points as points: `12`, `6.5`, `-0.5`.
-fn half_points_text(half: i32) -> String {
-    let sign = if half < 0 { "-" } else { "" };
-    let abs = half.unsigned_abs();
-    if abs % 2 == 0 {
-        format!("{sign}{}", abs / 2)
-    } else {
-        format!("{sign}{}.5", abs / 2)
-    }
-}
-
 fn check_after(
     scenario: &Scenario,
     run: usize,
@@ -311,7 +301,7 @@ fn check_after(
                 }
                 Check::Score([b, wt]) => {
                     let text = |[b, w]: [i32; 2]| {
-                        format!("B {}, W {}", half_points_text(b), half_points_text(w))
+                        format!("B {}, W {}", format_points(b), format_points(w))
                     };
                     let e = text([*b, *wt]);
                     let a = seen.score.map_or(NOT_OBSERVABLE.to_string(), text);

@@ -46,8 +46,8 @@ impl Count {
     /// draw. A zero margin that the rules give to White is `W+0`.
     pub fn result(&self) -> String {
         match self.margin.signum() {
-            1 => format!("B+{}", half_points(self.margin)),
-            -1 => format!("W+{}", half_points(-self.margin)),
+            1 => format!("B+{}", format_points(self.margin)),
+            -1 => format!("W+{}", format_points(-self.margin)),
             _ => match self.draw_winner {
                 Some(color) => format!("{}+0", color.letter()),
                 None => "0".to_string(),
@@ -65,12 +65,14 @@ impl Count {
     }
 }
 
-/// A non-negative amount of half points as a number of points: `7` or `3.5`.
-fn half_points(half: i32) -> String {
-    if half % 2 == 0 {
-        format!("{}", half / 2)
+/// An amount of half points as a number of points: `7`, `3.5`, `-0.5`.
+pub fn format_points(half: i32) -> String {
+    let sign = if half < 0 { "-" } else { "" };
+    let magnitude = half.unsigned_abs();
+    if magnitude % 2 == 0 {
+        format!("{sign}{}", magnitude / 2)
     } else {
-        format!("{}.5", half / 2)
+        format!("{sign}{}.5", magnitude / 2)
     }
 }
 
@@ -453,7 +455,14 @@ mod tests {
 
     fn result(diagram: &str, scoring: Scoring, seki_eyes: SekiEyes) -> String {
         let b = board(diagram);
-        count(&b, &rules(scoring, seki_eyes, 1), Prisoners::default(), &[], 0).result()
+        count(
+            &b,
+            &rules(scoring, seki_eyes, 1),
+            Prisoners::default(),
+            &[],
+            0,
+        )
+        .result()
     }
 
     #[test]
@@ -589,9 +598,15 @@ mod tests {
         assert_eq!(four.compensation, [0, 6]);
         assert_eq!(four.result(), "W+6.5");
         r.handicap_compensation = HandicapCompensation::N;
-        assert_eq!(count(&b, &r, Prisoners::default(), &[], 4).result(), "W+7.5");
+        assert_eq!(
+            count(&b, &r, Prisoners::default(), &[], 4).result(),
+            "W+7.5"
+        );
         r.handicap_compensation = HandicapCompensation::None;
-        assert_eq!(count(&b, &r, Prisoners::default(), &[], 4).result(), "W+3.5");
+        assert_eq!(
+            count(&b, &r, Prisoners::default(), &[], 4).result(),
+            "W+3.5"
+        );
         // No compensation under territory counting.
         r.scoring = Scoring::Territory;
         r.handicap_compensation = HandicapCompensation::N;

@@ -136,7 +136,11 @@ mod tests {
     #[test]
     fn undefined_placements_are_refused() {
         for (size, stones) in [(19, 1), (19, 10), (19, 0), (8, 5), (7, 5), (6, 2), (2, 2)] {
-            assert_eq!(fixed_points(Pattern::Gtp, size, stones), None, "{size} {stones}");
+            assert_eq!(
+                fixed_points(Pattern::Gtp, size, stones),
+                None,
+                "{size} {stones}"
+            );
         }
         assert!(fixed_points(Pattern::Gtp, 25, 9).is_some());
         assert!(fixed_points(Pattern::Traditional, 11, 9).is_some());

@@ -128,7 +128,8 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub const ALL: &'static [Phase] = &[Phase::Playing, Phase::Paused, Phase::Resumed, Phase::Ended];
+    pub const ALL: &'static [Phase] =
+        &[Phase::Playing, Phase::Paused, Phase::Resumed, Phase::Ended];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -758,7 +759,12 @@ fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<
         expected.sort();
         given.sort();
         if expected != given {
-            let names = |ps: &[Point]| ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+            let names = |ps: &[Point]| {
+                ps.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             return Err(HandicapError::NotFixed {
                 stones: points.len(),
                 expected: names(&expected),

@@ -9,36 +9,91 @@
 //! A thin face over [`crate::game::Game`]: every `play` is judged by the executor under the
 //! current [`Rules`], and an illegal one is answered `? illegal move: REASON` with the reason
 //! word of [`crate::game::Reason`] (`ko`, `superko`, `suicide`, `occupied`, `game-paused`,
-//! `game-over`). It is a referee more than a player: `genmove` picks a uniformly random legal
-//! board play from a fixed-seed generator, so sessions are reproducible.
+//! `game-over`, ...). It is a referee more than a player: `genmove` picks a uniformly random
+//! legal board play from a fixed-seed generator, so sessions are reproducible.
+//!
+//! # The ending procedure
+//!
+//! The engine follows the ending of the selected ruleset (the `ending` axis) and lets the
+//! controller act for the players:
+//!
+//! - Two consecutive passes pause play (`goconform-phase` answers `paused`), or end the game
+//!   under `ending=two-passes`. While play is paused, `play`, `genmove` and `is_legal` report
+//!   `game-paused`, even for a pass.
+//! - `goconform-dispute [COLOR]`: the players cannot agree on the status of the stones. Where
+//!   the rules resume play, play resumes (`resumed`). Under `pause-agree-resume` the opponent
+//!   of the last player to pass moves first (a colour, if given, must be that player, or the
+//!   answer is `out-of-turn`), and two passes opening the resumption end the game with every
+//!   stone alive (White passing last where the rules say so). Under `play-on` the colour is
+//!   the player the players agreed moves first; without one they could not agree, and the
+//!   game ends with every stone alive. Refused with `? illegal move: not-paused` when play is
+//!   not paused, `no-resumption` when the rules settle disputes otherwise (`agreement`,
+//!   `two-passes`), `game-over` after the end.
+//! - `goconform-agree [VERTEX ...]`: during a pause the players agree that the strings through
+//!   the vertices are dead (no vertices: the stones set with `goconform-dead`, possibly none).
+//!   The executor removes them (they become the capturer's prisoners), White passes last where
+//!   the rules say so (another pass stone), and the game ends. The answer lists the removed
+//!   stones in reading order. Refused with `not-paused`, `game-over`, or `no-stone` (a vertex
+//!   without a stone).
+//! - `goconform-resign COLOR`: that player resigns, at any moment before the end, whoever is
+//!   to move. `final_score` is then `B+R` or `W+R`, and play is `game-over`.
+//! - `final_score` follows the procedure too: once the game has ended it is the executor's
+//!   result; while play is paused it is the result of agreeing now on the `goconform-dead`
+//!   stones (on a copy of the game, so White's extra pass stone is included where the rules
+//!   require it), and nothing is removed under `ending=two-passes`; while play goes on it is
+//!   the count of the position as it stands with the `goconform-dead` stones counted dead.
+//!   `final_status_list` calls dead exactly the stones that scoring removes: none after the end.
+//! - `goconform-score` breaks the same count down, on one line:
+//!
+//!   ```text
+//!   scoring area; B territory 9 stones 27 captures 0 dead 0 pass-stones 1 komi 0 compensation 0 total 36; W territory 7 stones 33 captures 0 dead 0 pass-stones 1 komi 0.5 compensation 0 total 40.5; result W+4.5
+//!   ```
+//!
+//!   `scoring` is `area` or `territory`; then for Black and White, in this order and always
+//!   all present: empty points counted (`territory`), stones on the board after the removal
+//!   of dead stones, prisoners by origin (`captures` in play, `dead` stones removed at the
+//!   end, `pass-stones` received), `komi`, handicap `compensation` and the `total` that the
+//!   scoring method makes of them, in points (halves written `.5`, komi possibly negative);
+//!   last the result as `final_score` gives it (`B+R`/`W+R` after a resignation, the fields
+//!   then being the count of the position as it stands).
+//! - `undo` takes back the last event of any kind: a move, a pass, a dispute, an agreement
+//!   (play is paused again and the dead stones are back) or a resignation.
 //!
 //! # Conventions worth knowing
 //!
 //! - `play` accepts consecutive moves of one colour, as GTP requires (controllers set up
 //!   positions that way); see [`crate::game::Game::apply_out_of_turn`].
-//! - After two consecutive passes the executor pauses play (or ends the game, under
-//!   `ending=two-passes`). GTP has no notion of that, but this engine follows the executor:
-//!   `play`, `genmove` and `is_legal` then report `game-paused` (or `game-over`), even for a
-//!   pass. `undo` takes the last pass back and play resumes. `goconform-phase` tells where
-//!   the game stands.
+//! - The session keeps the record of accepted events, and the game is always the replay of
+//!   that record from the set-up under the current rules: `undo` and rule changes are exact.
 //! - Dead stones are never guessed: `final_score` and `final_status_list` use the stones set
-//!   with `goconform-dead`, the players' agreement. A board play or an undo that changes the
-//!   position clears that agreement.
+//!   with `goconform-dead`, the players' agreement in waiting. A board play, or an undo of
+//!   one, clears it. After the end it has no effect (the agreement has been made).
 //! - `komi` sets the komi of both even and handicap games (the axes `komi` and
 //!   `handicap-komi`): a controller states the komi of the game it runs. `goconform-set`
 //!   changes one axis at a time.
-//! - Handicap stones (`fixed_handicap`, `set_free_handicap`) are a set-up position with White
-//!   to move, not moves: `undo` never removes them. Their number chooses the handicap komi and
-//!   White's compensation under area counting in `final_score`.
-//! - Vertex lists (`list_stones`, `all_legal`) are in reading order, top row first and left
-//!   to right, as GNU Go lists them. `final_status_list` gives one string per line.
+//! - Handicap stones (`fixed_handicap`, `set_free_handicap`) are the set-up of a handicap game
+//!   with White to move, not moves: `undo` never removes them. Their number chooses the
+//!   handicap komi and White's compensation under area counting.
+//! - `fixed_handicap N` uses the placement of the rules where they fix it
+//!   (`handicap-placement=fixed`: AGA Rule 4, traditional) and the table of the GTP
+//!   specification otherwise. The two differ only for three stones: D4 Q16 Q4 (lower right)
+//!   under fixed placement, D4 Q16 D16 (upper left) in the GTP table. The answer lists the
+//!   stones in the order of the table used.
+//! - `set_free_handicap` is the players' agreement on a free placement and is accepted under
+//!   any rules: 2 to 9 distinct vertices on an empty board, leaving every stone a liberty.
+//!   Such a placement (and a `fixed_handicap` from the GTP table) stays a free placement when
+//!   the rules change.
+//! - Vertex lists (`list_stones`, `all_legal`, `goconform-agree`) are in reading order, top
+//!   row first and left to right, as GNU Go lists them. `final_status_list` gives one string
+//!   per line.
 //! - Changing the rules (`goconform-rules`, `goconform-set`, `komi`) replays the game under
-//!   the new rules; if a move made so far would be illegal under them, the change is refused
-//!   and nothing changes.
+//!   the new rules; if an event so far would be illegal under them, the change is refused and
+//!   nothing changes.
 
 mod protocol;
 mod rng;
 
+use std::cmp::Reverse;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -46,7 +101,7 @@ use std::io::{self, BufRead, Write};
 use crate::board::{Board, Color, Move, Point, MAX_SIDE, MIN_SIDE};
 use crate::game::{counting, handicap};
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
-use crate::rules::{Komi, Rules};
+use crate::rules::{Ending, HandicapPlacement, Komi, Rules};
 
 use rng::SplitMix64;
 
@@ -79,6 +134,10 @@ pub const COMMANDS: &[&str] = &[
     "goconform-prisoners",
     "goconform-dead",
     "goconform-phase",
+    "goconform-dispute",
+    "goconform-agree",
+    "goconform-resign",
+    "goconform-score",
 ];
 
 /// The board size before any `boardsize` command: the size most controllers assume.
@@ -127,23 +186,43 @@ pub fn serve(
 /// An answer: the text of a success or of a failure.
 type Answer = Result<String, String>;
 
-/// The state of one session: the rules, the set-up, the accepted moves and the game they give.
+/// Where a game starts: the board size and Black's handicap stones.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Start {
+    size: u8,
+    handicap: Vec<Point>,
+    /// The handicap is a free placement the players agreed on (`set_free_handicap`, or
+    /// `fixed_handicap` from the GTP table): the executor checks it as a free placement
+    /// whatever the rules in force say.
+    agreed_placement: bool,
+}
+
+impl Start {
+    fn empty(size: u8) -> Start {
+        Start {
+            size,
+            handicap: Vec::new(),
+            agreed_placement: false,
+        }
+    }
+}
+
+/// The state of one session: the rules, the start, the accepted events and the game they give.
 ///
-/// The game is always the result of replaying `moves` from the set-up under `rules`, which is
+/// The game is always the result of replaying `record` from `start` under `rules`, which is
 /// what makes `undo` and rule changes exact: there is no second copy of the state to drift.
 struct Engine<'r> {
     rules: Rules,
     rules_name: String,
     resolve: &'r dyn Fn(&str) -> Result<Rules, String>,
-    size: u8,
-    handicap: Vec<Point>,
-    /// The accepted moves since the set-up, in order.
-    moves: Vec<(Color, Move)>,
+    start: Start,
+    /// The accepted events since the start, in order.
+    record: Vec<Event>,
     game: Game,
-    /// Opposing stones each colour removed from the board: GTP's `captures`, which unlike
-    /// [`Game::prisoners`] leaves out pass stones.
+    /// Opposing stones each colour removed from the board in play: GTP's `captures`, which
+    /// unlike [`Game::prisoners`] leaves out pass stones and stones agreed dead.
     captures: [u32; 2],
-    /// The agreed dead stones (whole strings).
+    /// The dead stones set with `goconform-dead` (whole strings).
     dead: Vec<Point>,
     rng: SplitMix64,
 }
@@ -154,14 +233,14 @@ impl<'r> Engine<'r> {
         rules_name: String,
         resolve: &'r dyn Fn(&str) -> Result<Rules, String>,
     ) -> Result<Engine<'r>, String> {
-        let (game, captures) = replay(rules, DEFAULT_SIZE, &[], &[])?;
+        let start = Start::empty(DEFAULT_SIZE);
+        let (game, captures) = replay(rules, &start, &[])?;
         Ok(Engine {
             rules,
             rules_name,
             resolve,
-            size: DEFAULT_SIZE,
-            handicap: Vec::new(),
-            moves: Vec::new(),
+            start,
+            record: Vec::new(),
             game,
             captures,
             dead: Vec::new(),
@@ -185,7 +264,7 @@ impl<'r> Engine<'r> {
             "boardsize" => self.boardsize(&args),
             "clear_board" => {
                 none(&args)?;
-                self.reset(self.size, Vec::new());
+                self.restart(Start::empty(self.start.size))?;
                 Ok(String::new())
             }
             "komi" => self.komi(&args),
@@ -222,7 +301,7 @@ impl<'r> Engine<'r> {
             "captures" => one_color(&args).map(|c| self.captures[c.index()].to_string()),
             "fixed_handicap" => self.fixed_handicap(&args),
             "set_free_handicap" => self.set_free_handicap(&args),
-            "final_score" => none(&args).map(|()| self.count().result()),
+            "final_score" => none(&args).map(|()| self.final_result()),
             "final_status_list" => self.final_status_list(&args),
             "genmove" => self.genmove(&args),
             "goconform-rules" => self.switch_rules(&args),
@@ -237,32 +316,61 @@ impl<'r> Engine<'r> {
             "goconform-prisoners" => one_color(&args).map(|c| self.game.prisoners(c).to_string()),
             "goconform-dead" => self.set_dead(&args),
             "goconform-phase" => none(&args).map(|()| self.game.phase().word().to_string()),
+            "goconform-dispute" => {
+                let first = match args.as_slice() {
+                    [] => None,
+                    [color] => Some(parse_color(color)?),
+                    _ => {
+                        return Err(format!(
+                            "syntax error: expected at most 1 argument, got {}",
+                            args.len()
+                        ))
+                    }
+                };
+                self.apply(Event::Dispute(first)).map_err(illegal)?;
+                Ok(String::new())
+            }
+            "goconform-agree" => self.agree(&args),
+            "goconform-resign" => {
+                let color = one_color(&args)?;
+                self.apply(Event::Resign(color)).map_err(illegal)?;
+                Ok(String::new())
+            }
+            "goconform-score" => none(&args).map(|()| self.score_line()),
             _ => Err("unknown command".to_string()),
         }
     }
 
-    /// Starts a new game on an empty board of `size` with the given handicap stones.
-    fn reset(&mut self, size: u8, handicap: Vec<Point>) {
-        // An empty board of a checked size with distinct handicap stones of one colour is
-        // always a valid set-up; should that ever fail, keep the old game rather than panic.
-        if let Ok((game, captures)) = replay(self.rules, size, &handicap, &[]) {
-            self.size = size;
-            self.handicap = handicap;
-            self.moves.clear();
-            self.game = game;
-            self.captures = captures;
-            self.dead.clear();
-        }
+    /// Starts a new game from `start`, forgetting the record and the dead stones.
+    fn restart(&mut self, start: Start) -> Result<(), String> {
+        let (game, captures) = replay(self.rules, &start, &[])?;
+        self.start = start;
+        self.record.clear();
+        self.game = game;
+        self.captures = captures;
+        self.dead.clear();
+        Ok(())
     }
 
-    /// Replays the game under `rules` and keeps them if every move is still legal.
+    /// Replays the game under `rules` and keeps them if every event is still legal.
     fn change_rules(&mut self, rules: Rules, name: String) -> Answer {
-        let (game, captures) = replay(rules, self.size, &self.handicap, &self.moves)?;
+        let (game, captures) = replay(rules, &self.start, &self.record)?;
         self.rules = rules;
         self.rules_name = name;
         self.game = game;
         self.captures = captures;
         Ok(String::new())
+    }
+
+    /// Applies an event through the executor (a move out of turn if need be) and records it.
+    /// Answers the stones removed: captures of a move, dead stones of an agreement.
+    fn apply(&mut self, event: Event) -> Result<Vec<Point>, Reason> {
+        let removed = apply_event(&mut self.game, &mut self.captures, &event)?;
+        if matches!(event, Event::Move(_, Move::Play(_))) {
+            self.dead.clear();
+        }
+        self.record.push(event);
+        Ok(removed)
     }
 
     fn boardsize(&mut self, args: &[&str]) -> Answer {
@@ -274,7 +382,7 @@ impl<'r> Engine<'r> {
             .ok()
             .filter(|s| (MIN_SIDE..=MAX_SIDE).contains(s))
             .ok_or_else(|| "unacceptable size".to_string())?;
-        self.reset(size, Vec::new());
+        self.restart(Start::empty(size))?;
         Ok(String::new())
     }
 
@@ -294,40 +402,22 @@ impl<'r> Engine<'r> {
 
     fn play_command(&mut self, args: &[&str]) -> Answer {
         let (color, mv) = self.color_and_move(args)?;
-        self.play(color, mv)
-            .map(|()| String::new())
-            .map_err(|reason| format!("illegal move: {reason}"))
-    }
-
-    /// Plays a move through the executor, out of turn if need be, and records it.
-    fn play(&mut self, color: Color, mv: Move) -> Result<(), Reason> {
-        match self.game.apply_out_of_turn(Event::Move(color, mv)) {
-            Verdict::Legal {
-                captured,
-                self_captured,
-            } => {
-                tally(&mut self.captures, color, &captured, &self_captured);
-                self.moves.push((color, mv));
-                if matches!(mv, Move::Play(_)) {
-                    self.dead.clear();
-                }
-                Ok(())
-            }
-            Verdict::Illegal(reason) => Err(reason),
-        }
+        self.apply(Event::Move(color, mv)).map_err(illegal)?;
+        Ok(String::new())
     }
 
     fn undo(&mut self, args: &[&str]) -> Answer {
         none(args)?;
-        let Some(last) = self.moves.last().copied() else {
+        let Some(last) = self.record.last() else {
             return Err("cannot undo".to_string());
         };
-        let kept = &self.moves[..self.moves.len() - 1];
-        let (game, captures) = replay(self.rules, self.size, &self.handicap, kept)?;
-        self.moves.pop();
+        let board_play = matches!(last, Event::Move(_, Move::Play(_)));
+        let kept = &self.record[..self.record.len() - 1];
+        let (game, captures) = replay(self.rules, &self.start, kept)?;
+        self.record.pop();
         self.game = game;
         self.captures = captures;
-        if matches!(last, (_, Move::Play(_))) {
+        if board_play {
             self.dead.clear();
         }
         Ok(String::new())
@@ -361,8 +451,8 @@ impl<'r> Engine<'r> {
         } else {
             Move::Play(legal[self.rng.below(legal.len())])
         };
-        self.play(color, mv)
-            .map(|()| mv.to_string())
+        self.apply(Event::Move(color, mv))
+            .map(|_| mv.to_string())
             .map_err(|reason| format!("cannot move: {reason}"))
     }
 
@@ -372,24 +462,34 @@ impl<'r> Engine<'r> {
             .parse()
             .map_err(|_| format!("number of stones not an integer: `{text}`"))?;
         self.require_empty_board()?;
-        let points = handicap::fixed_points(handicap::Pattern::Gtp, self.size, stones).ok_or_else(|| {
+        let fixed = self.rules.handicap_placement == HandicapPlacement::Fixed;
+        let pattern = if fixed {
+            handicap::Pattern::Traditional
+        } else {
+            handicap::Pattern::Gtp
+        };
+        let size = self.start.size;
+        let points = handicap::fixed_points(pattern, size, stones).ok_or_else(|| {
             format!(
-                "invalid number of stones: a {0}x{0} board takes 2 to {1} fixed handicap stones",
-                self.size,
-                handicap::max_fixed(self.size)
+                "invalid number of stones: a {size}x{size} board takes 2 to {} fixed handicap stones",
+                handicap::max_fixed(size)
             )
         })?;
         let answer: Vec<String> = points.iter().map(Point::to_string).collect();
-        self.reset(self.size, points);
+        self.restart(Start {
+            size,
+            handicap: points,
+            agreed_placement: !fixed,
+        })?;
         Ok(answer.join(" "))
     }
 
     fn set_free_handicap(&mut self, args: &[&str]) -> Answer {
-        let area = usize::from(self.size) * usize::from(self.size);
-        if args.len() < 2 || args.len() >= area {
+        if args.len() < 2 || args.len() > handicap::MAX_HANDICAP {
             return Err(format!(
-                "invalid number of stones: from 2 to {} on this board",
-                area - 1
+                "invalid number of stones: a free handicap is 2 to {} stones, not {}",
+                handicap::MAX_HANDICAP,
+                args.len()
             ));
         }
         let mut points = Vec::with_capacity(args.len());
@@ -401,36 +501,104 @@ impl<'r> Engine<'r> {
             points.push(point);
         }
         self.require_empty_board()?;
-        self.reset(self.size, points);
+        self.restart(Start {
+            size: self.start.size,
+            handicap: points,
+            agreed_placement: true,
+        })
+        .map_err(|e| format!("bad vertex list: {e}"))?;
         Ok(String::new())
     }
 
-    /// Handicap stones go on an empty board before any move.
+    /// Handicap stones go on an empty board before any event.
     fn require_empty_board(&self) -> Result<(), String> {
-        if self.moves.is_empty() && self.handicap.is_empty() {
+        if self.record.is_empty() && self.start.handicap.is_empty() {
             Ok(())
         } else {
             Err("board not empty".to_string())
         }
     }
 
-    fn count(&self) -> counting::Count {
-        let prisoners = self.game.prisoner_breakdown();
-        let handicap = u32::try_from(self.handicap.len()).unwrap_or(u32::MAX);
+    /// The stones that scoring now removes as dead: the `goconform-dead` stones, except once
+    /// the game has ended (the agreement, if any, has removed them) and during a pause under
+    /// `ending=two-passes` (the position is scored as it stands).
+    fn scoring_dead(&self) -> &[Point] {
+        match self.game.phase() {
+            Phase::Ended => &[],
+            Phase::Paused if self.rules.ending == Ending::TwoPasses => &[],
+            Phase::Playing | Phase::Resumed | Phase::Paused => &self.dead,
+        }
+    }
+
+    /// The count `final_score` stands on, following the ending procedure of the rules: the
+    /// executor's own after the end; after agreeing now on the `goconform-dead` stones during
+    /// a pause; the position as it stands with those stones dead while play goes on.
+    fn final_count(&self) -> counting::Count {
+        match self.game.phase() {
+            Phase::Ended => self.game.count(),
+            Phase::Paused if self.rules.ending != Ending::TwoPasses => {
+                let mut agreed = self.game.clone();
+                if agreed.apply(Event::Agree(self.dead.clone())).is_legal() {
+                    agreed.count()
+                } else {
+                    self.count_as_it_stands()
+                }
+            }
+            Phase::Paused | Phase::Playing | Phase::Resumed => self.count_as_it_stands(),
+        }
+    }
+
+    /// The position as it stands, with the stones [`Engine::scoring_dead`] gives removed.
+    fn count_as_it_stands(&self) -> counting::Count {
         counting::count(
             self.game.board(),
-            &self.rules,
-            prisoners,
-            &self.dead,
-            handicap,
+            self.game.rules(),
+            self.game.prisoner_breakdown(),
+            self.scoring_dead(),
+            self.game.handicap(),
         )
+    }
+
+    /// `final_score`: `B+R`/`W+R` after a resignation, otherwise the result of the count.
+    fn final_result(&self) -> String {
+        if self.game.resigned().is_some() {
+            self.game.result()
+        } else {
+            self.final_count().result()
+        }
+    }
+
+    /// `goconform-score`: the fields of the final count on one line, then the result.
+    fn score_line(&self) -> String {
+        let count = self.final_count();
+        let mut line = format!("scoring {}", count.scoring);
+        for color in Color::BOTH {
+            let c = color.index();
+            let _ = write!(
+                line,
+                "; {} territory {} stones {} captures {} dead {} pass-stones {} komi {} \
+                 compensation {} total {}",
+                color.letter(),
+                count.territory[c],
+                count.stones[c],
+                count.captures[c],
+                count.dead[c],
+                count.pass_stones[c],
+                points(count.komi[c]),
+                points(count.compensation[c]),
+                points(count.total[c]),
+            );
+        }
+        let _ = write!(line, "; result {}", self.final_result());
+        line
     }
 
     fn final_status_list(&self, args: &[&str]) -> Answer {
         let [status] = exactly::<1>(args)?;
         let board = self.game.board();
-        let dead: HashSet<Point> = self.dead.iter().copied().collect();
-        let seki: HashSet<Point> = counting::seki_stones(board, &self.dead)
+        let dead_stones = self.scoring_dead();
+        let dead: HashSet<Point> = dead_stones.iter().copied().collect();
+        let seki: HashSet<Point> = counting::seki_stones(board, dead_stones)
             .into_iter()
             .collect();
         let wanted: HashSet<Point> = match status {
@@ -459,6 +627,20 @@ impl<'r> Engine<'r> {
         }
         self.dead = dead;
         Ok(String::new())
+    }
+
+    fn agree(&mut self, args: &[&str]) -> Answer {
+        let dead = if args.is_empty() {
+            self.dead.clone()
+        } else {
+            args.iter()
+                .map(|text| self.point(text))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let mut removed = self.apply(Event::Agree(dead)).map_err(illegal)?;
+        removed.sort_by_key(|p| (Reverse(p.row), p.col));
+        let names: Vec<String> = removed.iter().map(Point::to_string).collect();
+        Ok(names.join(" "))
     }
 
     fn switch_rules(&mut self, args: &[&str]) -> Answer {
@@ -501,7 +683,7 @@ impl<'r> Engine<'r> {
             }
             let _ = writeln!(out, " {number}");
         }
-        let komi = if self.handicap.len() >= 2 {
+        let komi = if self.game.handicap() >= 2 {
             self.rules.handicap_komi
         } else {
             self.rules.komi
@@ -511,7 +693,7 @@ impl<'r> Engine<'r> {
             out,
             "rules {}; komi {komi}; handicap {}; phase {}; {} to move",
             self.rules_name,
-            self.handicap.len(),
+            self.game.handicap(),
             self.game.phase(),
             self.game.to_move().name()
         );
@@ -529,53 +711,80 @@ impl<'r> Engine<'r> {
     fn color_and_move(&self, args: &[&str]) -> Result<(Color, Move), String> {
         let [color, vertex] = exactly::<2>(args)?;
         let color = parse_color(color)?;
-        let mv = Move::parse_gtp(vertex, self.size, self.size).map_err(|e| e.to_string())?;
+        let size = self.start.size;
+        let mv = Move::parse_gtp(vertex, size, size).map_err(|e| e.to_string())?;
         Ok((color, mv))
     }
 
     fn point(&self, text: &str) -> Result<Point, String> {
-        Point::parse_gtp(text, self.size, self.size).map_err(|e| e.to_string())
+        let size = self.start.size;
+        Point::parse_gtp(text, size, size).map_err(|e| e.to_string())
     }
 }
 
-/// Builds the game from the set-up and replays `moves`, tallying GTP captures on the way.
-/// Fails with a message naming the first move the rules refuse.
-fn replay(
-    rules: Rules,
-    size: u8,
-    handicap: &[Point],
-    moves: &[(Color, Move)],
-) -> Result<(Game, [u32; 2]), String> {
+/// Builds the game from `start` and replays `events`, tallying GTP captures on the way.
+/// Fails with a message naming the first event the rules refuse.
+fn replay(rules: Rules, start: &Start, events: &[Event]) -> Result<(Game, [u32; 2]), String> {
+    let mut game_rules = rules;
+    if start.agreed_placement {
+        game_rules.handicap_placement = HandicapPlacement::Free;
+    }
     let setup = Setup {
-        width: size,
-        height: size,
-        stones: handicap.iter().map(|&p| (p, Color::Black)).collect(),
-        handicap: Vec::new(),
-        to_move: if handicap.is_empty() {
-            Color::Black
-        } else {
-            Color::White
-        },
+        width: start.size,
+        height: start.size,
+        stones: Vec::new(),
+        handicap: start.handicap.clone(),
+        to_move: Color::Black,
         history: SetupHistory::Played,
     };
-    let mut game = Game::new(rules, &setup).map_err(|e| e.to_string())?;
+    let mut game = Game::new(game_rules, &setup).map_err(|e| e.to_string())?;
     let mut captures = [0u32; 2];
-    for (number, &(color, mv)) in moves.iter().enumerate() {
-        let event = Event::Move(color, mv);
-        match game.apply_out_of_turn(event.clone()) {
-            Verdict::Legal {
-                captured,
-                self_captured,
-            } => tally(&mut captures, color, &captured, &self_captured),
-            Verdict::Illegal(reason) => {
-                return Err(format!(
-                    "move {} ({event}) would be illegal under these rules: {reason}",
-                    number + 1
-                ))
-            }
+    for (number, event) in events.iter().enumerate() {
+        if let Err(reason) = apply_event(&mut game, &mut captures, event) {
+            return Err(format!(
+                "event {} ({event}) would be illegal under these rules: {reason}",
+                number + 1
+            ));
         }
     }
     Ok((game, captures))
+}
+
+/// Applies one event to `game`, a move out of turn if need be, tallying GTP captures for
+/// moves. Answers the stones removed (captures of a move, dead stones of an agreement).
+fn apply_event(
+    game: &mut Game,
+    captures: &mut [u32; 2],
+    event: &Event,
+) -> Result<Vec<Point>, Reason> {
+    match game.apply_out_of_turn(event.clone()) {
+        Verdict::Legal {
+            captured,
+            self_captured,
+        } => {
+            if let Event::Move(color, _) = event {
+                tally(captures, *color, &captured, &self_captured);
+            }
+            Ok(captured)
+        }
+        Verdict::Illegal(reason) => Err(reason),
+    }
+}
+
+/// The answer to an event the executor refused.
+fn illegal(reason: Reason) -> String {
+    format!("illegal move: {reason}")
+}
+
+/// An amount of half points as points: `36`, `40.5`, `-3.5`.
+fn points(half: i32) -> String {
+    let sign = if half < 0 { "-" } else { "" };
+    let magnitude = half.unsigned_abs();
+    if magnitude % 2 == 0 {
+        format!("{sign}{}", magnitude / 2)
+    } else {
+        format!("{sign}{}.5", magnitude / 2)
+    }
 }
 
 /// Credits removed stones as GTP counts them: captures to the mover, self-captured stones to
@@ -640,4 +849,20 @@ fn exactly<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], String>
         1 => format!("syntax error: expected 1 argument, got {}", args.len()),
         _ => format!("syntax error: expected {N} arguments, got {}", args.len()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::points;
+
+    #[test]
+    fn half_points_are_written_as_points() {
+        assert_eq!(points(0), "0");
+        assert_eq!(points(72), "36");
+        assert_eq!(points(81), "40.5");
+        assert_eq!(points(1), "0.5");
+        assert_eq!(points(-1), "-0.5");
+        assert_eq!(points(-7), "-3.5");
+        assert_eq!(points(-6), "-3");
+    }
 }

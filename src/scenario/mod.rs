@@ -134,6 +134,11 @@ pub struct Scenario {
     /// The folder under conformance/ the scenario lives in.
     pub topic: String,
     pub setup: Setup,
+    /// The scenario-wide axis overrides (`set`), as `(axis, value)` words, already applied to
+    /// every run; kept so that tools can apply them to other rulesets too.
+    pub set: Vec<(String, String)>,
+    /// The scenario-wide komi, already applied to every run (even and handicap komi).
+    pub komi: Option<Komi>,
     pub runs: Vec<Run>,
     pub events: Vec<Event>,
     /// Line of each event in the file.

@@ -566,6 +566,12 @@ pub(crate) fn parse(
         path: path.to_path_buf(),
         topic: topic.to_string(),
         setup,
+        set: raw
+            .set
+            .iter()
+            .filter_map(|(axis, value)| axis_word(value.get_ref()).map(|w| (axis.clone(), w)))
+            .collect(),
+        komi,
         runs,
         events,
         event_lines,
@@ -668,7 +674,9 @@ fn read_handicap(
     match value.get_ref() {
         toml::Value::Integer(n) => {
             let Ok(stones) = u32::try_from(*n) else {
-                return fail(format!("a handicap of {n} stones is not a number of stones"));
+                return fail(format!(
+                    "a handicap of {n} stones is not a number of stones"
+                ));
             };
             if stones as usize > handicap::MAX_HANDICAP || stones < 2 {
                 return fail(format!(
@@ -699,6 +707,9 @@ fn read_handicap(
             }
             points
         }
-        _ => fail("expected a number of stones (fixed placement) or a list of vertices (free placement)".to_string()),
+        _ => fail(
+            "expected a number of stones (fixed placement) or a list of vertices (free placement)"
+                .to_string(),
+        ),
     }
 }

@@ -1,0 +1,1138 @@
+//! `goconform score`: the count of a final position, under one ruleset or all of them.
+//!
+//! The position comes from a scenario (its events replayed by the reference executor under
+//! the ruleset asked for) or from a plain diagram file (the position as it stands, with the
+//! prisoners, komi and handicap given on the command line). Dead stones are an input, never
+//! guessed: `--dead` names them, and under `ending=two-passes` nothing is removed at all.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::{load_spec, load_suite, CommandResult};
+use crate::board::{Board, Color, Point};
+use crate::game::counting::{self, format_points, Count};
+use crate::game::{Event, Game, Phase, Prisoners, Reason};
+use crate::rules::{Ending, Komi, Rules, Scoring, SekiEyes};
+use crate::scenario::{diagram, Scenario};
+use crate::spec::location::Source;
+use crate::spec::Spec;
+
+/// The arguments of `goconform score`.
+#[derive(Args)]
+pub(super) struct ScoreArgs {
+    /// A scenario (.toml), or a diagram file: rows top first, X black, O white, . empty.
+    file: PathBuf,
+    /// The ruleset: one of the scenario's runs or any ruleset name (default: the scenario's
+    /// first run; for a diagram, aga).
+    #[arg(long, value_name = "NAME", conflicts_with = "all_rulesets")]
+    rules: Option<String>,
+    /// Change one axis, e.g. --set seki-eyes=neutral (repeatable; applies to every ruleset).
+    #[arg(long = "set", value_name = "AXIS=VALUE")]
+    set: Vec<String>,
+    /// Score the position under every ruleset, side by side.
+    #[arg(long)]
+    all_rulesets: bool,
+    /// Stones counted dead at the end; each vertex names its whole string (nothing is
+    /// removed under ending=two-passes).
+    #[arg(long, value_name = "VERTEX", num_args = 1.., value_delimiter = ',')]
+    dead: Vec<String>,
+    /// The komi of the game, even or handicap (default: the scenario's, else the ruleset's).
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    komi: Option<String>,
+    /// Diagram only: the prisoners each side holds, counted as captures, e.g. B=3,W=2.
+    #[arg(long, value_name = "B=n,W=m")]
+    prisoners: Option<String>,
+    /// Diagram only: the number of handicap stones, for the komi and the compensation (no
+    /// stones are placed).
+    #[arg(long, value_name = "N")]
+    handicap: Option<u32>,
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// How `score` prints.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Format {
+    Text,
+    Json,
+}
+
+/// Where the position comes from.
+enum Position {
+    Scenario { scenario: Scenario },
+    Diagram {
+        path: PathBuf,
+        board: Board,
+        prisoners: Prisoners,
+        handicap: u32,
+    },
+}
+
+impl Position {
+    fn size(&self) -> (u8, u8) {
+        match self {
+            Position::Scenario { scenario, .. } => (scenario.setup.width, scenario.setup.height),
+            Position::Diagram { board, .. } => (board.width(), board.height()),
+        }
+    }
+}
+
+/// An event the executor refused while replaying a scenario.
+struct Refused {
+    /// 1-based, as `after` counts in scenarios.
+    number: usize,
+    event: Event,
+    reason: Reason,
+}
+
+/// The final state of a game (or the diagram), before any `--dead` stone is removed.
+struct Final {
+    board: Board,
+    prisoners: Prisoners,
+    handicap: u32,
+    /// `None` for a diagram.
+    phase: Option<Phase>,
+    resigned: Option<Color>,
+    refused: Vec<Refused>,
+}
+
+/// A position scored under one set of rules.
+struct Scored {
+    label: String,
+    rules: Rules,
+    /// Where the rules came from, for the heading (e.g. "komi 0.5 from the scenario").
+    origin: String,
+    outcome: Result<Outcome, String>,
+}
+
+struct Outcome {
+    fin: Final,
+    count: Count,
+    /// The stones `--dead` removed (whole strings), sorted.
+    removed: Vec<Point>,
+    notes: Vec<String>,
+}
+
+impl Outcome {
+    fn result(&self) -> String {
+        match self.fin.resigned {
+            Some(loser) => format!("{}+R", loser.opponent().letter()),
+            None => self.count.result(),
+        }
+    }
+
+    fn winner(&self) -> Option<Color> {
+        match self.fin.resigned {
+            Some(loser) => Some(loser.opponent()),
+            None => self.count.winner(),
+        }
+    }
+}
+
+pub(super) fn score(root: &Path, args: &ScoreArgs) -> CommandResult {
+    let spec = load_spec(root)?;
+    let position = load_position(root, &spec, args)?;
+    let komi = args
+        .komi
+        .as_deref()
+        .map(|k| k.parse::<Komi>().map_err(|e| format!("--komi: {e}")))
+        .transpose()?;
+    // Check the overrides once, so a typo is reported even before any ruleset is named.
+    let mut probe = Rules::default();
+    for assignment in &args.set {
+        probe
+            .set_assignment(assignment)
+            .map_err(|e| format!("--set {assignment}: {e}"))?;
+    }
+    let (width, height) = position.size();
+    let mut dead = Vec::new();
+    for vertex in &args.dead {
+        let p = Point::parse_gtp(vertex, width, height).map_err(|e| format!("--dead: {e}"))?;
+        if !dead.contains(&p) {
+            dead.push(p);
+        }
+    }
+
+    let mut scored = Vec::new();
+    if args.all_rulesets {
+        for def in spec.rulesets() {
+            let (rules, origin) = ruleset_rules(&spec, &position, &def.name, args, komi)?;
+            scored.push(score_under(
+                &position,
+                def.name.clone(),
+                rules,
+                origin,
+                &dead,
+            ));
+        }
+    } else {
+        let (label, rules, origin) = chosen_rules(&spec, &position, args, komi)?;
+        scored.push(score_under(&position, label, rules, origin, &dead));
+    }
+
+    // A dead vertex that is empty in every position scored is a mistake, not a ruling.
+    for &p in &dead {
+        let somewhere = scored.iter().any(|s| match &s.outcome {
+            Ok(o) => o.fin.board.get(p).is_some(),
+            Err(_) => true,
+        });
+        if !somewhere {
+            return Err(format!(
+                "--dead {p}: there is no stone at {p} in the final position"
+            ));
+        }
+    }
+    if !args.all_rulesets {
+        if let Some(Err(message)) = scored.first().map(|s| &s.outcome) {
+            return Err(message.clone());
+        }
+    }
+
+    match args.format {
+        Format::Json => print_json(root, &position, &scored, args.all_rulesets)?,
+        Format::Text if args.all_rulesets => print_table(root, &position, &scored),
+        Format::Text => print_one(root, &position, &scored[0]),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load_position(root: &Path, spec: &Spec, args: &ScoreArgs) -> Result<Position, String> {
+    let path = &args.file;
+    if path.is_dir() {
+        return Err(format!(
+            "{} is a folder; score takes one scenario or diagram file",
+            path.display()
+        ));
+    }
+    if !path.exists() {
+        return Err(format!("cannot read {}: no such file", path.display()));
+    }
+    if path.extension().is_some_and(|x| x == "toml") {
+        for (given, flag) in [
+            (args.prisoners.is_some(), "--prisoners"),
+            (args.handicap.is_some(), "--handicap"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{flag} is for diagram files; a scenario's prisoners and handicap come from the scenario itself"
+                ));
+            }
+        }
+        let suite = load_suite(root, std::slice::from_ref(path), spec)?;
+        let Some(scenario) = suite.scenarios.into_iter().next() else {
+            return Err(format!("{} holds no scenario", path.display()));
+        };
+        Ok(Position::Scenario { scenario })
+    } else {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let board = read_diagram(path, &text)?;
+        let prisoners = match &args.prisoners {
+            None => Prisoners::default(),
+            Some(p) => Prisoners {
+                captures: parse_prisoners(p)?,
+                ..Prisoners::default()
+            },
+        };
+        let handicap = args.handicap.unwrap_or(0);
+        if handicap == 1 {
+            return Err("--handicap 1: one stone is an even game without komi; give --handicap 0 and the komi with --komi".to_string());
+        }
+        if handicap > 9 {
+            return Err(format!(
+                "--handicap {handicap}: a handicap is 2 to 9 stones (0 for an even game)"
+            ));
+        }
+        Ok(Position::Diagram {
+            path: path.clone(),
+            board,
+            prisoners,
+            handicap,
+        })
+    }
+}
+
+/// Reads a diagram file into a board, its size taken from the diagram. Problems name the
+/// file, line and column.
+fn read_diagram(path: &Path, text: &str) -> Result<Board, String> {
+    let source = Source::new(path, text);
+    let located = |offset: usize, message: String| {
+        let (line, column) = source.line_column(offset);
+        format!("{}:{line}:{column}: {message}", path.display())
+    };
+    let lines: Vec<(usize, &str)> = {
+        let mut offset = 0;
+        let mut out = Vec::new();
+        for line in text.split_inclusive('\n') {
+            out.push((offset, line.trim_end_matches(['\n', '\r'])));
+            offset += line.len();
+        }
+        out
+    };
+    let Some(first) = lines.iter().position(|(_, l)| !l.trim().is_empty()) else {
+        return Err(located(
+            0,
+            "the file holds no diagram: expected rows of X (black), O (white) and . (empty)"
+                .to_string(),
+        ));
+    };
+    let last = lines
+        .iter()
+        .rposition(|(_, l)| !l.trim().is_empty())
+        .unwrap_or(first);
+    let (first_offset, first_row) = lines[first];
+    let width = first_row.chars().filter(|c| !c.is_whitespace()).count();
+    let height = last - first + 1;
+    let range = usize::from(crate::board::MIN_SIDE)..=usize::from(crate::board::MAX_SIDE);
+    if !range.contains(&width) {
+        return Err(located(
+            first_offset,
+            format!(
+                "the first row has {width} points; a board is {} to {} points wide",
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+    if !range.contains(&height) {
+        return Err(located(
+            first_offset,
+            format!(
+                "the diagram has {height} rows; a board is {} to {} rows high",
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+    // Both fit in a u8: they are at most MAX_SIDE.
+    let (width, height) = (width as u8, height as u8);
+    let stones = diagram::parse(text, width, height).map_err(|e| located(e.offset, e.message))?;
+    let mut board = Board::new(width, height).map_err(|e| located(first_offset, e.to_string()))?;
+    for (p, c) in stones {
+        board.set_stone(c, p);
+    }
+    if let Some(p) = board.string_without_liberty() {
+        let row_offset = lines[first + usize::from(height - 1 - p.row)].0;
+        let column_offset = lines[first + usize::from(height - 1 - p.row)]
+            .1
+            .char_indices()
+            .filter(|(_, c)| !c.is_whitespace())
+            .nth(usize::from(p.col))
+            .map_or(0, |(i, _)| i);
+        return Err(located(
+            row_offset + column_offset,
+            format!("the string at {p} has no liberty; a position must be one play can reach"),
+        ));
+    }
+    Ok(board)
+}
+
+/// Reads `B=3,W=2` (either may be left out; colours as GTP writes them).
+fn parse_prisoners(text: &str) -> Result<[u32; 2], String> {
+    let wrong = |why: String| format!("--prisoners {text}: {why}; expected B=n,W=m, e.g. B=3,W=2");
+    let mut held = [0u32; 2];
+    let mut seen = [false; 2];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((colour, n)) = part.split_once('=') else {
+            return Err(wrong(format!("`{part}` is not COLOUR=NUMBER")));
+        };
+        let Some(colour) = Color::parse(colour.trim()) else {
+            return Err(wrong(format!("`{}` is not B or W", colour.trim())));
+        };
+        let Ok(n) = n.trim().parse::<u32>() else {
+            return Err(wrong(format!("`{}` is not a whole number", n.trim())));
+        };
+        if seen[colour.index()] {
+            return Err(wrong(format!("{} is given twice", colour.letter())));
+        }
+        seen[colour.index()] = true;
+        held[colour.index()] = n;
+    }
+    Ok(held)
+}
+
+/// The rules of a named ruleset for this position: the scenario-wide `set` and `komi` (as the
+/// scenario's own runs get them), then `--set`, then `--komi`. A small helper that builds what
+/// the scenario loader's `resolve_runs` builds for a named run.
+fn ruleset_rules(
+    spec: &Spec,
+    position: &Position,
+    name: &str,
+    args: &ScoreArgs,
+    komi: Option<Komi>,
+) -> Result<(Rules, String), String> {
+    let mut rules = spec.rules(name)?;
+    let mut origin = Vec::new();
+    if let Position::Scenario { scenario: wide, .. } = position {
+        for (axis, word) in &wide.set {
+            rules
+                .set(axis, word)
+                .map_err(|e| format!("the scenario's set.{axis}: {e}"))?;
+            origin.push(format!("{axis}={word} from the scenario"));
+        }
+        if let Some(k) = wide.komi {
+            rules.komi = k;
+            rules.handicap_komi = k;
+            origin.push(format!("komi {k} from the scenario"));
+        }
+    }
+    apply_command_line(&mut rules, args, komi, &mut origin)?;
+    Ok((rules, origin.join(", ")))
+}
+
+fn apply_command_line(
+    rules: &mut Rules,
+    args: &ScoreArgs,
+    komi: Option<Komi>,
+    origin: &mut Vec<String>,
+) -> Result<(), String> {
+    for assignment in &args.set {
+        rules
+            .set_assignment(assignment)
+            .map_err(|e| format!("--set {assignment}: {e}"))?;
+        origin.push(format!("--set {assignment}"));
+    }
+    if let Some(k) = komi {
+        rules.komi = k;
+        rules.handicap_komi = k;
+        origin.push(format!("--komi {k}"));
+    }
+    Ok(())
+}
+
+/// The one set of rules asked for without `--all-rulesets`: a run of the scenario by name, a
+/// ruleset by name, or the default (the scenario's first run; aga for a diagram).
+fn chosen_rules(
+    spec: &Spec,
+    position: &Position,
+    args: &ScoreArgs,
+    komi: Option<Komi>,
+) -> Result<(String, Rules, String), String> {
+    let name = args.rules.as_deref();
+    if let Position::Scenario { scenario, .. } = position {
+        let run = match name {
+            None => scenario.runs.first(),
+            Some(n) => scenario.runs.iter().find(|r| r.label == n),
+        };
+        if let Some(run) = run {
+            let mut rules = run.rules;
+            let mut origin: Vec<String> = Vec::new();
+            if run.label != run.ruleset {
+                origin.push(format!("the scenario's run of {}", run.ruleset));
+            }
+            origin.extend(
+                run.overrides
+                    .iter()
+                    .map(|(a, v)| format!("{a}={v} from the scenario")),
+            );
+            if let Some(k) = scenario.komi {
+                origin.push(format!("komi {k} from the scenario"));
+            }
+            apply_command_line(&mut rules, args, komi, &mut origin)?;
+            return Ok((run.label.clone(), rules, origin.join(", ")));
+        }
+        if let Some(n) = name {
+            if spec.ruleset(n).is_none() {
+                let runs: Vec<&str> = scenario.runs.iter().map(|r| r.label.as_str()).collect();
+                return Err(format!(
+                    "unknown ruleset `{n}`: not one of the scenario's runs ({}) nor a known ruleset ({})",
+                    runs.join(", "),
+                    spec.ruleset_names().join(", ")
+                ));
+            }
+        }
+    }
+    let name = name.unwrap_or("aga");
+    let (rules, origin) = ruleset_rules(spec, position, name, args, komi)?;
+    Ok((name.to_string(), rules, origin))
+}
+
+/// The final state under `rules`: the scenario's events replayed, or the diagram as it is.
+fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
+    match position {
+        Position::Diagram {
+            board,
+            prisoners,
+            handicap,
+            ..
+        } => Ok(Final {
+            board: board.clone(),
+            prisoners: *prisoners,
+            handicap: *handicap,
+            phase: None,
+            resigned: None,
+            refused: Vec::new(),
+        }),
+        Position::Scenario { scenario, .. } => {
+            let mut game = Game::new(rules, &scenario.setup)
+                .map_err(|e| format!("the set-up is refused: {e}"))?;
+            let mut refused = Vec::new();
+            for (k, event) in scenario.events.iter().enumerate() {
+                if let Some(reason) = game.apply(event.clone()).reason() {
+                    refused.push(Refused {
+                        number: k + 1,
+                        event: event.clone(),
+                        reason,
+                    });
+                }
+            }
+            Ok(Final {
+                board: game.board().clone(),
+                prisoners: game.prisoner_breakdown(),
+                handicap: game.handicap(),
+                phase: Some(game.phase()),
+                resigned: game.resigned(),
+                refused,
+            })
+        }
+    }
+}
+
+fn score_under(
+    position: &Position,
+    label: String,
+    rules: Rules,
+    origin: String,
+    dead: &[Point],
+) -> Scored {
+    let outcome = final_state(position, rules).map(|fin| {
+        let mut notes = Vec::new();
+        for r in &fin.refused {
+            let mut note = format!("event {} ({}) refused: {}", r.number, r.event, r.reason);
+            if r.reason == Reason::GameOver && rules.ending == Ending::TwoPasses {
+                note.push_str(" (two passes ended the game)");
+            }
+            if let (Event::Agree(points), Reason::GameOver) = (&r.event, r.reason) {
+                let standing: Vec<String> = points
+                    .iter()
+                    .filter(|&&p| fin.board.get(p).is_some())
+                    .map(|p| p.to_string())
+                    .collect();
+                if !standing.is_empty() {
+                    note.push_str(&format!(
+                        "; {} stay on the board and count as alive",
+                        standing.join(" ")
+                    ));
+                }
+            }
+            notes.push(note);
+        }
+        if let Some(phase) = fin.phase {
+            if phase != Phase::Ended {
+                notes.push(format!(
+                    "the game has not ended (phase: {phase}); the position is counted as it stands"
+                ));
+            }
+        }
+        if let Some(loser) = fin.resigned {
+            notes.push(format!(
+                "{} resigned: the result is {}+R; the count is of the position as it stands",
+                capitalised(loser.name()),
+                loser.opponent().letter()
+            ));
+        }
+        let mut removed = Vec::new();
+        if rules.ending == Ending::TwoPasses {
+            let mut note = "ending=two-passes: the game ends at two passes and dead stones must be captured in play, so nothing is removed as dead; the position is scored as it stands".to_string();
+            if !dead.is_empty() {
+                note.push_str(" (--dead is ignored)");
+            }
+            notes.push(note);
+        } else {
+            for &p in dead {
+                if fin.board.get(p).is_none() {
+                    notes.push(format!("--dead {p}: no stone there; ignored"));
+                    continue;
+                }
+                for q in fin.board.string(p) {
+                    if !removed.contains(&q) {
+                        removed.push(q);
+                    }
+                }
+            }
+            removed.sort();
+        }
+        let count = counting::count(&fin.board, &rules, fin.prisoners, &removed, fin.handicap);
+        Outcome {
+            fin,
+            count,
+            removed,
+            notes,
+        }
+    });
+    Scored {
+        label,
+        rules,
+        origin,
+        outcome,
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(rel) => rel.display().to_string(),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// The first lines of every text report: what position is scored.
+fn print_heading(root: &Path, position: &Position) {
+    match position {
+        Position::Scenario { scenario, .. } => {
+            println!(
+                "{} ({}): {}",
+                scenario.id,
+                relative(root, &scenario.path),
+                scenario.title
+            );
+        }
+        Position::Diagram {
+            path,
+            board,
+            prisoners,
+            handicap,
+        } => {
+            let handicap = match handicap {
+                0 => "even game".to_string(),
+                n => format!("handicap {n}"),
+            };
+            println!(
+                "{} ({}x{} diagram, prisoners B {} W {}, {handicap})",
+                relative(root, path),
+                board.width(),
+                board.height(),
+                prisoners.captures[0],
+                prisoners.captures[1]
+            );
+        }
+    }
+}
+
+fn method(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::Area => "area counting: stones on the board + territory (+ komi and handicap compensation for White)",
+        Scoring::Territory => "territory counting: territory + prisoners (captures, dead stones, pass stones) (+ komi for White)",
+    }
+}
+
+fn seki_words(seki: SekiEyes) -> &'static str {
+    match seki {
+        SekiEyes::Count => "seki eye points count as territory",
+        SekiEyes::Neutral => "the empty points of a group in seki count for nobody",
+    }
+}
+
+fn print_one(root: &Path, position: &Position, s: &Scored) {
+    print_heading(root, position);
+    let Ok(o) = &s.outcome else {
+        return;
+    };
+    let under = if s.origin.is_empty() {
+        s.label.clone()
+    } else {
+        format!("{} ({})", s.label, s.origin)
+    };
+    match position {
+        Position::Scenario { scenario, .. } => println!(
+            "position: after the scenario's {} events replayed under {under}",
+            scenario.events.len()
+        ),
+        Position::Diagram { .. } => println!("position: as given, scored under {under}"),
+    }
+    println!("{}", method(s.rules.scoring));
+    println!(
+        "seki eyes: {} ({})",
+        s.rules.seki_eyes,
+        seki_words(s.rules.seki_eyes)
+    );
+    let komi = if o.fin.handicap >= 2 {
+        format!(
+            "handicap {} stones: handicap komi {}, compensation {}",
+            o.fin.handicap, s.rules.handicap_komi, s.rules.handicap_compensation
+        )
+    } else {
+        format!("even game: komi {}", s.rules.komi)
+    };
+    println!("{komi}");
+    println!();
+    print_board(&o.fin.board, &o.removed);
+    if !o.removed.is_empty() {
+        let names: Vec<String> = o.removed.iter().map(|p| p.to_string()).collect();
+        println!("counted dead (x, o): {}", names.join(" "));
+    }
+    println!();
+    let c = &o.count;
+    let (area, territory) = (c.scoring == Scoring::Area, c.scoring == Scoring::Territory);
+    let whole = |v: [u32; 2]| [v[0].to_string(), v[1].to_string()];
+    let halves = |v: [i32; 2]| [format_points(v[0]), format_points(v[1])];
+    let rows: [(&str, [String; 2], bool); 8] = [
+        ("territory", whole(c.territory), true),
+        ("stones on the board", whole(c.stones), area),
+        ("captures", whole(c.captures), territory),
+        ("dead stones", whole(c.dead), territory),
+        ("pass stones", whole(c.pass_stones), territory),
+        ("komi", halves(c.komi), true),
+        ("handicap compensation", halves(c.compensation), true),
+        ("total", halves(c.total), true),
+    ];
+    println!("{:<22} {:>7} {:>7}", "", "Black", "White");
+    for (name, [b, w], counted) in rows {
+        let mark = if counted { "" } else { "   (not counted)" };
+        println!("{name:<22} {b:>7} {w:>7}{mark}");
+    }
+    println!();
+    println!("result: {}", o.result());
+    print_notes(&o.notes, None);
+}
+
+/// The position with the stones counted dead in lower case, and coordinates.
+fn print_board(board: &Board, dead: &[Point]) {
+    for row in (0..board.height()).rev() {
+        let cells: Vec<String> = (0..board.width())
+            .map(|col| {
+                let p = Point::new(col, row);
+                match board.get(p) {
+                    None => ".".to_string(),
+                    Some(c) if dead.contains(&p) => c.stone_char().to_ascii_lowercase().to_string(),
+                    Some(c) => c.stone_char().to_string(),
+                }
+            })
+            .collect();
+        println!("  {:>2} {}", u32::from(row) + 1, cells.join(" "));
+    }
+    let letters: Vec<String> = (0..board.width())
+        .map(|col| {
+            Point::new(col, 0)
+                .to_string()
+                .chars()
+                .next()
+                .unwrap_or('?')
+                .to_string()
+        })
+        .collect();
+    println!("     {}", letters.join(" "));
+}
+
+fn print_notes(notes: &[String], label: Option<&str>) {
+    for note in notes {
+        match label {
+            Some(l) => println!("  {l}: {note}"),
+            None => println!("note: {note}"),
+        }
+    }
+}
+
+fn print_table(root: &Path, position: &Position, scored: &[Scored]) {
+    print_heading(root, position);
+    match position {
+        Position::Scenario { scenario } => {
+            let mut line = format!(
+                "the scenario's {} events replayed under every ruleset",
+                scenario.events.len()
+            );
+            let mut given: Vec<String> = scenario
+                .set
+                .iter()
+                .map(|(a, v)| format!("{a}={v}"))
+                .collect();
+            if let Some(k) = scenario.komi {
+                given.push(format!("komi {k}"));
+            }
+            if !given.is_empty() {
+                line.push_str(&format!(", with the scenario's {}", given.join(", ")));
+            }
+            println!("{line}");
+        }
+        Position::Diagram { .. } => println!("the position as given, under every ruleset"),
+    }
+    let handicap = scored
+        .iter()
+        .filter_map(|s| s.outcome.as_ref().ok())
+        .map(|o| o.fin.handicap)
+        .max()
+        .unwrap_or(0);
+    if handicap >= 2 {
+        println!(
+            "a handicap of {handicap} stones: the komi is each ruleset's handicap komi, and White's total includes the handicap compensation under area counting"
+        );
+    }
+    println!();
+    let header = [
+        "ruleset",
+        "counting",
+        "seki eyes",
+        "komi",
+        "B total",
+        "W total",
+        "result",
+    ];
+    let mut rows: Vec<[String; 7]> = Vec::new();
+    for s in scored {
+        let (komi, b, w, result) = match &s.outcome {
+            Ok(o) => (
+                format_points(o.count.komi[Color::White.index()]),
+                format_points(o.count.total[0]),
+                format_points(o.count.total[1]),
+                o.result(),
+            ),
+            Err(_) => (
+                s.rules.komi.to_string(),
+                "-".to_string(),
+                "-".to_string(),
+                "not scored".to_string(),
+            ),
+        };
+        rows.push([
+            s.label.clone(),
+            s.rules.scoring.to_string(),
+            s.rules.seki_eyes.to_string(),
+            komi,
+            b,
+            w,
+            result,
+        ]);
+    }
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |cells: &[String]| {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if (3..=5).contains(&i) {
+                    format!("{c:>w$}")
+                } else {
+                    format!("{c:<w$}")
+                }
+            })
+            .collect();
+        println!("{}", parts.join("  ").trim_end());
+    };
+    line(&header.map(String::from));
+    line(&widths.map(|w| "-".repeat(w)));
+    for row in &rows {
+        line(row);
+    }
+    println!();
+    for sentence in parting(scored) {
+        println!("{sentence}");
+    }
+    // Notes every ruleset shares (an event the scenario means to be refused, say) once.
+    let outcomes: Vec<&Outcome> = scored
+        .iter()
+        .filter_map(|s| s.outcome.as_ref().ok())
+        .collect();
+    let shared: Vec<&String> = match outcomes.split_first() {
+        Some((first, rest)) if !rest.is_empty() => first
+            .notes
+            .iter()
+            .filter(|n| rest.iter().all(|o| o.notes.contains(n)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let own = |o: &Outcome| -> Vec<String> {
+        o.notes
+            .iter()
+            .filter(|n| !shared.contains(n))
+            .cloned()
+            .collect()
+    };
+    let any_notes = !shared.is_empty()
+        || scored.iter().any(|s| match &s.outcome {
+            Ok(o) => !own(o).is_empty(),
+            Err(_) => true,
+        });
+    if any_notes {
+        println!();
+        println!("notes:");
+        for note in &shared {
+            println!("  every ruleset: {note}");
+        }
+        for s in scored {
+            match &s.outcome {
+                Ok(o) => print_notes(&own(o), Some(&s.label)),
+                Err(e) => println!("  {}: not scored: {e}", s.label),
+            }
+        }
+    }
+}
+
+/// A ruleset that scored the position, with its outcome.
+type Pair<'a> = (&'a Scored, &'a Outcome);
+
+/// Sentences saying where the rulesets part: who wins under which, and the results.
+fn parting(scored: &[Scored]) -> Vec<String> {
+    let ok: Vec<Pair> = scored
+        .iter()
+        .filter_map(|s| s.outcome.as_ref().ok().map(|o| (s, o)))
+        .collect();
+    if ok.is_empty() {
+        return vec!["no ruleset could score the position".to_string()];
+    }
+    let winners = [Some(Color::Black), Some(Color::White), None];
+    let groups: Vec<(Option<Color>, Vec<Pair>)> = winners
+        .iter()
+        .map(|&w| {
+            (
+                w,
+                ok.iter()
+                    .copied()
+                    .filter(|(_, o)| o.winner() == w)
+                    .collect(),
+            )
+        })
+        .filter(|(_, members): &(Option<Color>, Vec<Pair>)| !members.is_empty())
+        .collect();
+    let names = |members: &[Pair]| {
+        members
+            .iter()
+            .map(|(s, _)| s.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut results: Vec<(String, Vec<&str>)> = Vec::new();
+    for (s, o) in &ok {
+        let r = o.result();
+        match results.iter_mut().find(|(x, _)| *x == r) {
+            Some((_, labels)) => labels.push(s.label.as_str()),
+            None => results.push((r, vec![s.label.as_str()])),
+        }
+    }
+    let mut out = Vec::new();
+    if groups.len() > 1 {
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(winner, members)| {
+                let mut methods: Vec<String> = Vec::new();
+                for (s, _) in members {
+                    let seki = match s.rules.seki_eyes {
+                        SekiEyes::Count => "counted",
+                        SekiEyes::Neutral => "neutral",
+                    };
+                    let m = format!("{} counting, seki eyes {seki}", s.rules.scoring);
+                    if !methods.contains(&m) {
+                        methods.push(m);
+                    }
+                }
+                let who = match winner {
+                    Some(c) => format!("{} wins", capitalised(c.name())),
+                    None => "a draw".to_string(),
+                };
+                format!("{who} under {} ({})", names(members), methods.join("; "))
+            })
+            .collect();
+        out.push(format!("where they part: {}.", parts.join("; ")));
+    } else if results.len() > 1 {
+        let who = match groups[0].0 {
+            Some(c) => format!("{} wins", capitalised(c.name())),
+            None => "it is a draw".to_string(),
+        };
+        out.push(format!(
+            "where they part: {who} under every ruleset, by different margins."
+        ));
+    } else {
+        out.push(format!(
+            "the rulesets do not part here: every ruleset gives {}.",
+            results[0].0
+        ));
+    }
+    if results.len() > 1 {
+        let parts: Vec<String> = results
+            .iter()
+            .map(|(r, labels)| format!("{r} under {}", labels.join(", ")))
+            .collect();
+        out.push(format!("results: {}.", parts.join("; ")));
+    }
+    let failed: BTreeSet<&str> = scored
+        .iter()
+        .filter(|s| s.outcome.is_err())
+        .map(|s| s.label.as_str())
+        .collect();
+    if !failed.is_empty() {
+        out.push(format!(
+            "not scored (the set-up is refused): {}.",
+            failed.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct JsonReport {
+    source: JsonSource,
+    scores: Vec<JsonScore>,
+    /// Where the rulesets part (only with --all-rulesets).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parting: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsonSource {
+    kind: &'static str,
+    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    events: Option<usize>,
+    width: u8,
+    height: u8,
+}
+
+#[derive(Serialize)]
+struct JsonScore {
+    ruleset: String,
+    counting: String,
+    seki_eyes: String,
+    ending: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<String>,
+    handicap: u32,
+    komi: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    black: Option<JsonSide>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    white: Option<JsonSide>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<String>,
+    /// `B`, `W`, or null for a draw.
+    winner: Option<char>,
+    dead: Vec<String>,
+    refused: Vec<JsonRefused>,
+    notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct JsonSide {
+    territory: u32,
+    stones: u32,
+    captures: u32,
+    dead: u32,
+    pass_stones: u32,
+    komi: f64,
+    compensation: f64,
+    total: f64,
+}
+
+#[derive(Serialize)]
+struct JsonRefused {
+    event: usize,
+    text: String,
+    reason: String,
+}
+
+fn json_score(s: &Scored) -> JsonScore {
+    let half = |h: i32| f64::from(h) / 2.0;
+    let mut out = JsonScore {
+        ruleset: s.label.clone(),
+        counting: s.rules.scoring.to_string(),
+        seki_eyes: s.rules.seki_eyes.to_string(),
+        ending: s.rules.ending.to_string(),
+        phase: None,
+        handicap: 0,
+        komi: s.rules.komi.as_f64(),
+        black: None,
+        white: None,
+        result: None,
+        winner: None,
+        dead: Vec::new(),
+        refused: Vec::new(),
+        notes: Vec::new(),
+        error: None,
+    };
+    match &s.outcome {
+        Err(e) => out.error = Some(e.clone()),
+        Ok(o) => {
+            let c = &o.count;
+            let side = |i: usize| JsonSide {
+                territory: c.territory[i],
+                stones: c.stones[i],
+                captures: c.captures[i],
+                dead: c.dead[i],
+                pass_stones: c.pass_stones[i],
+                komi: half(c.komi[i]),
+                compensation: half(c.compensation[i]),
+                total: half(c.total[i]),
+            };
+            out.phase = o.fin.phase.map(|p| p.to_string());
+            out.handicap = o.fin.handicap;
+            out.komi = half(c.komi[Color::White.index()]);
+            out.black = Some(side(0));
+            out.white = Some(side(1));
+            out.result = Some(o.result());
+            out.winner = o.winner().map(Color::letter);
+            out.dead = o.removed.iter().map(|p| p.to_string()).collect();
+            out.refused = o
+                .fin
+                .refused
+                .iter()
+                .map(|r| JsonRefused {
+                    event: r.number,
+                    text: r.event.to_string(),
+                    reason: r.reason.to_string(),
+                })
+                .collect();
+            out.notes = o.notes.clone();
+        }
+    }
+    out
+}
+
+fn print_json(
+    root: &Path,
+    position: &Position,
+    scored: &[Scored],
+    all: bool,
+) -> Result<(), String> {
+    let (width, height) = position.size();
+    let source = match position {
+        Position::Scenario { scenario, .. } => JsonSource {
+            kind: "scenario",
+            path: relative(root, &scenario.path),
+            id: Some(scenario.id.clone()),
+            title: Some(scenario.title.clone()),
+            events: Some(scenario.events.len()),
+            width,
+            height,
+        },
+        Position::Diagram { path, .. } => JsonSource {
+            kind: "diagram",
+            path: relative(root, path),
+            id: None,
+            title: None,
+            events: None,
+            width,
+            height,
+        },
+    };
+    let report = JsonReport {
+        source,
+        scores: scored.iter().map(json_score).collect(),
+        parting: if all { parting(scored) } else { Vec::new() },
+    };
+    let text = serde_json::to_string_pretty(&report)
+        .map_err(|e| format!("cannot write the report as JSON: {e}"))?;
+    println!("{text}");
+    Ok(())
+}
