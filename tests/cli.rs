@@ -1,20 +1,11 @@
 //! The command line as a user meets it: exit codes, failure reports, located errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
 
-fn goconform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_goconform"))
-        .arg("--root")
-        .arg(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{goconform, root};
 
 fn text(out: &Output) -> String {
     format!(

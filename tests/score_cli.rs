@@ -1,21 +1,12 @@
 //! `goconform score` as a user meets it: exact counts of a scenario and of a diagram, under one
 //! ruleset and under all of them, and bad input refused with exit code 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
 
-fn goconform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_goconform"))
-        .arg("--root")
-        .arg(root())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{goconform, root};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

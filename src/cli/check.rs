@@ -217,15 +217,5 @@ fn print_board(game: &Game) {
     for (i, line) in board.diagram().lines().enumerate() {
         println!("   {:>2} {line}", usize::from(board.height()) - i);
     }
-    let letters: Vec<String> = (0..board.width())
-        .map(|c| {
-            crate::board::Point::new(c, 0)
-                .to_string()
-                .chars()
-                .next()
-                .unwrap_or('?')
-                .to_string()
-        })
-        .collect();
-    println!("      {}", letters.join(" "));
+    println!("      {}", super::column_letters(board.width()));
 }

@@ -168,3 +168,18 @@ fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
     .map_err(|e| format!("GTP session ended with an I/O error: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// The column letters of a board diagram's footer (`A B C ... J`, GTP style: no I).
+fn column_letters(width: u8) -> String {
+    (0..width)
+        .map(|col| {
+            crate::board::Point::new(col, 0)
+                .to_string()
+                .chars()
+                .next()
+                .unwrap_or('?')
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

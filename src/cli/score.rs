@@ -64,7 +64,9 @@ pub(super) enum Format {
 
 /// Where the position comes from.
 enum Position {
-    Scenario { scenario: Scenario },
+    Scenario {
+        scenario: Scenario,
+    },
     Diagram {
         path: PathBuf,
         board: Board,
@@ -713,17 +715,7 @@ fn print_board(board: &Board, dead: &[Point]) {
             .collect();
         println!("  {:>2} {}", u32::from(row) + 1, cells.join(" "));
     }
-    let letters: Vec<String> = (0..board.width())
-        .map(|col| {
-            Point::new(col, 0)
-                .to_string()
-                .chars()
-                .next()
-                .unwrap_or('?')
-                .to_string()
-        })
-        .collect();
-    println!("     {}", letters.join(" "));
+    println!("     {}", super::column_letters(board.width()));
 }
 
 fn print_notes(notes: &[String], label: Option<&str>) {

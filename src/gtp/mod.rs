@@ -99,7 +99,8 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use crate::board::{Board, Color, Move, Point, MAX_SIDE, MIN_SIDE};
-use crate::game::{counting, handicap};
+use crate::game::counting::{self, format_points};
+use crate::game::handicap;
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Ending, HandicapPlacement, Komi, Rules};
 
@@ -584,9 +585,9 @@ impl<'r> Engine<'r> {
                 count.captures[c],
                 count.dead[c],
                 count.pass_stones[c],
-                points(count.komi[c]),
-                points(count.compensation[c]),
-                points(count.total[c]),
+                format_points(count.komi[c]),
+                format_points(count.compensation[c]),
+                format_points(count.total[c]),
             );
         }
         let _ = write!(line, "; result {}", self.final_result());
@@ -776,17 +777,6 @@ fn illegal(reason: Reason) -> String {
     format!("illegal move: {reason}")
 }
 
-/// An amount of half points as points: `36`, `40.5`, `-3.5`.
-fn points(half: i32) -> String {
-    let sign = if half < 0 { "-" } else { "" };
-    let magnitude = half.unsigned_abs();
-    if magnitude % 2 == 0 {
-        format!("{sign}{}", magnitude / 2)
-    } else {
-        format!("{sign}{}.5", magnitude / 2)
-    }
-}
-
 /// Credits removed stones as GTP counts them: captures to the mover, self-captured stones to
 /// the opponent (they are the opponent's stones' gain, as GNU Go counts them).
 fn tally(captures: &mut [u32; 2], mover: Color, captured: &[Point], self_captured: &[Point]) {
@@ -849,20 +839,4 @@ fn exactly<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], String>
         1 => format!("syntax error: expected 1 argument, got {}", args.len()),
         _ => format!("syntax error: expected {N} arguments, got {}", args.len()),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::points;
-
-    #[test]
-    fn half_points_are_written_as_points() {
-        assert_eq!(points(0), "0");
-        assert_eq!(points(72), "36");
-        assert_eq!(points(81), "40.5");
-        assert_eq!(points(1), "0.5");
-        assert_eq!(points(-1), "-0.5");
-        assert_eq!(points(-7), "-3.5");
-        assert_eq!(points(-6), "-3");
-    }
 }
