@@ -185,7 +185,9 @@ fn to_i32(value: u32) -> i32 {
 ///
 /// If the dame are not filled, every group touching them counts as in seki: the position is
 /// then read as if the unfilled points were shared liberties, which is what they would be if
-/// neither player could fill them. The check position of KataGo's rules tests relies on this.
+/// neither player could fill them. This is also the letter of the Japanese 1989 rules, which
+/// call live stones that border a dame stones in seki (hence their practice of filling the dame
+/// before counting), and the check position of KataGo's rules tests relies on it.
 pub fn seki_stones(board: &Board, dead: &[Point]) -> Vec<Point> {
     let analysis = Analysis::new(board, dead);
     board
