@@ -201,6 +201,15 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
                 print_board(&game);
             }
         }
+        if game.phase() == crate::game::Phase::Ended {
+            println!();
+            println!(
+                "result: {} (goconform score {} --rules {} itemises it)",
+                game.result(),
+                path.display(),
+                run.label
+            );
+        }
     }
     if shown == 0 {
         return Err(format!(
