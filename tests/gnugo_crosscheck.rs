@@ -4,7 +4,9 @@
 //! started with the claimed flags, given the same set-up and moves, and asked `is_legal` before
 //! every board play; after every legal move both engines' stones are compared. Disputes are
 //! skipped (GNU Go has no pause), and plays the reference refuses for turn or phase reasons are
-//! not asked (GNU Go has no such notion).
+//! not asked (GNU Go has no such notion). A claim with `score = true` also compares GNU Go's
+//! `final_score` at the end with the reference's result (GNU Go judges dead stones itself, so
+//! such claims suit settled positions).
 //!
 //! GNU Go must be installed (`apt-get install gnugo`). Without it the test fails when the
 //! environment variable CI is set, and says it skipped otherwise.
@@ -15,7 +17,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use goconform::board::{Color, Move, Point};
 use goconform::game::{Event, Game, Reason, Verdict};
-use goconform::scenario::{Scenario, Suite};
+use goconform::scenario::{Crosscheck, Scenario, Suite};
 use goconform::spec::Spec;
 
 struct Gtp {
@@ -104,7 +106,8 @@ fn gnugo_stones(gtp: &mut Gtp, color: Color) -> Vec<String> {
 }
 
 /// Replays one claim; returns the disagreements found.
-fn replay(binary: &Path, scenario: &Scenario, run: usize, flags: &[String]) -> Vec<String> {
+fn replay(binary: &Path, scenario: &Scenario, claim: &Crosscheck) -> Vec<String> {
+    let (run, flags) = (claim.run, &claim.flags);
     let label = &scenario.runs[run].label;
     let at = |k: usize, event: &Event| {
         format!(
@@ -123,6 +126,24 @@ fn replay(binary: &Path, scenario: &Scenario, run: usize, flags: &[String]) -> V
     gtp.send(&format!("boardsize {}", scenario.setup.width))
         .expect("boardsize");
     gtp.send("clear_board").expect("clear_board");
+    let rules = scenario.runs[run].rules;
+    let komi = if scenario.setup.handicap.len() >= 2 {
+        rules.handicap_komi
+    } else {
+        rules.komi
+    };
+    gtp.send(&format!("komi {komi}")).expect("komi");
+    if !scenario.setup.handicap.is_empty() {
+        let points: Vec<String> = scenario
+            .setup
+            .handicap
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        if let Err(e) = gtp.send(&format!("set_free_handicap {}", points.join(" "))) {
+            return vec![format!("{}: GNU Go refused the handicap: {e}", scenario.id)];
+        }
+    }
     for (p, c) in &scenario.setup.stones {
         if let Err(e) = gtp.send(&format!("play {} {p}", c.name())) {
             return vec![format!(
@@ -180,6 +201,16 @@ fn replay(binary: &Path, scenario: &Scenario, run: usize, flags: &[String]) -> V
             }
         }
     }
+    if claim.score && problems.is_empty() {
+        let theirs = gtp.send("final_score");
+        if theirs.as_deref() != Ok(game.result().as_str()) {
+            problems.push(format!(
+                "{} under {label} with {flags:?}: reference result {}, GNU Go final_score {theirs:?}",
+                scenario.id,
+                game.result()
+            ));
+        }
+    }
     problems
 }
 
@@ -204,7 +235,7 @@ fn every_crosscheck_claim_holds_against_gnu_go() {
     for scenario in &suite.scenarios {
         for claim in &scenario.crosschecks {
             claims += 1;
-            problems.extend(replay(&binary, scenario, claim.run, &claim.flags));
+            problems.extend(replay(&binary, scenario, claim));
         }
     }
     assert!(claims > 0, "the suite makes no cross-check claims");

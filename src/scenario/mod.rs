@@ -157,6 +157,8 @@ pub struct Crosscheck {
     /// Index into [`Scenario::runs`].
     pub run: usize,
     pub flags: Vec<String>,
+    /// Also claimed: at the end, the engine's `final_score` equals the reference's result.
+    pub score: bool,
 }
 
 impl Scenario {

@@ -19,7 +19,7 @@ use super::{
 use crate::board::{Color, Point};
 use crate::game::handicap::{self, Pattern};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
-use crate::rules::{Komi, Rules};
+use crate::rules::{Komi, PassStones, Rules, Scoring};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
 use crate::spec::{is_slug, Spec};
@@ -87,6 +87,7 @@ struct RawCrosscheck {
     run: Spanned<String>,
     #[serde(default)]
     flags: Vec<String>,
+    score: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -534,12 +535,29 @@ pub(crate) fn parse(
                 ),
             ));
         }
+        let score = c.score.as_ref().is_some_and(|s| *s.get_ref());
         match labels.get(c.run.get_ref().as_str()) {
-            Some(&run) => crosschecks.push(Crosscheck {
-                engine: c.engine.get_ref().clone(),
-                run,
-                flags: c.flags.clone(),
-            }),
+            Some(&run) => {
+                let rules = &runs[run].rules;
+                let countable =
+                    rules.scoring == Scoring::Area || rules.pass_stones == PassStones::Off;
+                if let (Some(s), false) = (&c.score, countable) {
+                    errors.push(source.error(
+                        &s.span(),
+                        format!("crosscheck[{i}].score"),
+                        format!(
+                            "GNU Go has no pass stones, so its score can only be compared under area counting or without pass stones; run `{}` counts territory with pass stones",
+                            c.run.get_ref()
+                        ),
+                    ));
+                }
+                crosschecks.push(Crosscheck {
+                    engine: c.engine.get_ref().clone(),
+                    run,
+                    flags: c.flags.clone(),
+                    score,
+                })
+            }
             None => errors.push(source.error(
                 &c.run.span(),
                 format!("crosscheck[{i}].run"),
