@@ -189,6 +189,37 @@ fn a_ragged_diagram_points_at_the_short_row() {
 }
 
 #[test]
+fn bad_handicaps_are_located_errors() {
+    let cases = [
+        ("handicap = 10", "8:12: key `handicap`: a handicap is 2 to 9 stones, not 10"),
+        (
+            "handicap = [\"C3\", \"C3\"]",
+            "8:12: key `handicap`: handicap stone at C3: the point is given twice",
+        ),
+        (
+            "handicap = [\"C3\", \"D4\"]",
+            "8:12: key `handicap`: under `aga`: the rules place handicap stones on fixed points, and a 5x5 board has no fixed placement of 2 stones",
+        ),
+        (
+            "handicap = [\"D4\", \"B2\"]\nboard = \"\"\"\n. . . . .\n. . . X .\n. . . . .\n. . . . .\n. . . . .\n\"\"\"",
+            "8:12: key `handicap`: handicap stone at D4: the point already holds a stone",
+        ),
+    ];
+    for (i, (line, message)) in cases.into_iter().enumerate() {
+        let id = format!("bad-handicap-{i}");
+        let body = format!(
+            "{}{line}\n[[expect]]\nafter = 0\nto_move = \"W\"\n",
+            head(&id)
+        );
+        let path = scenario_file(&id, &id, &body);
+        let out = goconform(&["check", path.path()]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{t}");
+        assert!(t.contains(message), "{line}: {t}");
+    }
+}
+
+#[test]
 fn explain_names_adopting_rulesets_and_scenarios() {
     let out = goconform(&["explain", "bga-ko-superko"]);
     let t = text(&out);
@@ -289,4 +320,20 @@ fn gtp_answers_over_standard_streams() {
     assert!(out.status.success());
     assert!(t.contains("=1 \n\n=2 \n\n=3 occupied\n\n?"), "{t}");
     assert!(t.contains("=4"), "{t}");
+}
+
+#[test]
+fn a_reader_that_stops_early_gets_no_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .args(["--root", root().to_str().unwrap(), "coverage", "--all"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the pipe before the command has loaded the spec and printed anything, as a reader
+    // like `head` does once it has what it wants.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

@@ -46,10 +46,14 @@ pub enum Reason {
 /// Handicap stones the rules of play cannot start from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandicapError {
-    #[error("a handicap of {0} stones: no ruleset places more than 9 (or a single one: one stone is an even game without komi)")]
+    #[error("a handicap is 2 to 9 stones, not {0}: no ruleset places more than nine, and one stone is an even game without komi")]
     Count(usize),
-    #[error("handicap stone at {0} is off the board, on a set-up stone or on a point given twice")]
+    #[error("handicap stone at {0}: the point already holds a stone")]
     Occupied(Point),
+    #[error("handicap stone at {0}: the point is given twice")]
+    Repeated(Point),
+    #[error("handicap stone at {0}: the point is off the board")]
+    OffBoard(Point),
     #[error("the rules place handicap stones on fixed points, and a {size} board has no fixed placement of {stones} stones")]
     NoFixedPlacement { size: String, stones: usize },
     #[error("the rules place {stones} handicap stones on the fixed points {expected}, not {given} (set handicap-placement = free for a free placement)")]
@@ -772,7 +776,13 @@ fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<
             });
         }
     }
-    for &p in points {
+    for (i, &p) in points.iter().enumerate() {
+        if !board.contains(p) {
+            return Err(HandicapError::OffBoard(p));
+        }
+        if points[..i].contains(&p) {
+            return Err(HandicapError::Repeated(p));
+        }
         if !board.set_stone(Color::Black, p) {
             return Err(HandicapError::Occupied(p));
         }

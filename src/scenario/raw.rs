@@ -19,7 +19,7 @@ use super::{
 use crate::board::{Color, Point};
 use crate::game::handicap::{self, Pattern};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
-use crate::rules::{Komi, PassStones, Rules, Scoring};
+use crate::rules::{HandicapPlacement, Komi, PassStones, Rules, Scoring};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
 use crate::spec::{is_slug, Spec};
@@ -309,8 +309,17 @@ pub(crate) fn parse(
     };
     let runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
     if let (Some(h), true) = (&raw.handicap, board_is_legal) {
-        // Handicap placement depends on the rules (fixed or free), so each run is checked.
-        for run in &runs {
+        // What does not depend on the rules (the number of stones, empty distinct points) is
+        // reported once; whether the placement must be the fixed one is checked per run.
+        let free = Rules {
+            handicap_placement: HandicapPlacement::Free,
+            ..Rules::default()
+        };
+        let placement_problem = check_setup(&setup, free).err();
+        if let Some(message) = &placement_problem {
+            errors.push(source.error(&h.span(), "handicap", message.clone()));
+        }
+        for run in runs.iter().filter(|_| placement_problem.is_none()) {
             if let Err(message) = check_setup(&setup, run.rules) {
                 errors.push(source.error(
                     &h.span(),
@@ -697,9 +706,7 @@ fn read_handicap(
                 ));
             };
             if stones as usize > handicap::MAX_HANDICAP || stones < 2 {
-                return fail(format!(
-                    "a handicap of {stones} stones: a handicap is 2 to 9 stones"
-                ));
+                return fail(format!("a handicap is 2 to 9 stones, not {stones}"));
             }
             let fixed = (width == height)
                 .then(|| handicap::fixed_points(Pattern::Traditional, width, stones))
