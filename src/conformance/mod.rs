@@ -58,8 +58,15 @@ pub trait Referee {
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported>;
     /// Applies one event. An illegal play is a verdict, not an error.
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError>;
-    /// What the implementation can show of the state now.
+    /// What the implementation can show of the state now. `result` and `score` may be left
+    /// out here: they cost a count, and the runner asks [`Referee::count`] only when an
+    /// expectation needs them.
     fn observe(&self) -> Observation;
+    /// The result (SGF `RE` form) and the scores in half points of the position as it stands;
+    /// `None` for what the implementation cannot show.
+    fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
+        (None, None)
+    }
 }
 
 /// One assertion that did not hold.
@@ -141,7 +148,14 @@ fn run_trial(
     }
     let mut mismatches = Vec::new();
     let mut verdicts = Vec::new();
-    check_after(scenario, run, 0, None, &referee.observe(), &mut mismatches);
+    check_after(
+        scenario,
+        run,
+        0,
+        None,
+        &observe(scenario, run, 0, referee),
+        &mut mismatches,
+    );
     for (k, event) in scenario.events.iter().enumerate() {
         let verdict = match referee.apply(event) {
             Ok(v) => v,
@@ -157,7 +171,7 @@ fn run_trial(
             run,
             k + 1,
             Some(&verdict),
-            &referee.observe(),
+            &observe(scenario, run, k + 1, referee),
             &mut mismatches,
         );
         verdicts.push(verdict);
@@ -168,6 +182,22 @@ fn run_trial(
         Outcome::Fail(mismatches)
     };
     (outcome, verdicts)
+}
+
+/// What the referee shows after event `after`, with its count only if an expectation there
+/// asks for the result or the score.
+fn observe(scenario: &Scenario, run: usize, after: usize, referee: &dyn Referee) -> Observation {
+    let mut seen = referee.observe();
+    let wants_count = scenario
+        .expectations
+        .iter()
+        .filter(|e| e.after == after && e.runs.contains(&run))
+        .flat_map(|e| &e.checks)
+        .any(|c| matches!(c, Check::Result(_) | Check::Score(_)));
+    if wants_count && seen.result.is_none() && seen.score.is_none() {
+        (seen.result, seen.score) = referee.count();
+    }
+    seen
 }
 
 fn points_text(points: &[Point]) -> String {

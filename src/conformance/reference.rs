@@ -43,6 +43,19 @@ impl Referee for Reference {
         Ok(game.apply(event.clone()))
     }
 
+    fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
+        let Some(game) = &self.game else {
+            return (None, None);
+        };
+        match game.resigned() {
+            Some(_) => (Some(game.result()), None),
+            None => {
+                let count = game.count();
+                (Some(count.result()), Some(count.total))
+            }
+        }
+    }
+
     fn observe(&self) -> Observation {
         let Some(game) = &self.game else {
             return Observation::default();
@@ -58,8 +71,8 @@ impl Referee for Reference {
                 game.prisoners(crate::board::Color::White),
             ]),
             phase: Some(game.phase()),
-            result: Some(game.result()),
-            score: game.resigned().is_none().then(|| game.count().total),
+            result: None,
+            score: None,
         }
     }
 }
