@@ -193,6 +193,20 @@ impl Board {
             .map(move |n| self.point_of(n))
     }
 
+    /// The stones of every string through `points`, each once, sorted; points that hold no
+    /// stone add nothing. This is how "these stones are dead" is read: a named stone stands
+    /// for its whole string.
+    pub fn strings_through(&self, points: &[Point]) -> Vec<Point> {
+        let mut out: Vec<Point> = Vec::new();
+        for &p in points {
+            if !out.contains(&p) {
+                out.extend(self.string(p));
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// The points of the string containing `p` (empty if `p` holds no stone).
     pub fn string(&self, p: Point) -> Vec<Point> {
         if self.get(p).is_none() {
@@ -618,5 +632,21 @@ mod tests {
         assert_eq!(b.string(pt("A1", &b)).len(), 1);
         assert_eq!(b.liberties(pt("A1", &b)), 2);
         assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+
+    #[test]
+    fn strings_through_names_each_stone_once_in_order() {
+        let mut b = Board::new(5, 5).unwrap();
+        for v in ["A1", "B1", "C1"] {
+            b.set_stone(Color::Black, pt(v, &b));
+        }
+        b.set_stone(Color::White, pt("E5", &b));
+        let named = [pt("C1", &b), pt("A1", &b), pt("E5", &b), pt("D3", &b)];
+        let through: Vec<String> = b
+            .strings_through(&named)
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(through, ["A1", "B1", "C1", "E5"]);
     }
 }

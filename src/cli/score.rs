@@ -546,18 +546,10 @@ fn score_under(
             }
             notes.push(note);
         } else {
-            for &p in dead {
-                if fin.board.get(p).is_none() {
-                    notes.push(format!("--dead {p}: no stone there; ignored"));
-                    continue;
-                }
-                for q in fin.board.string(p) {
-                    if !removed.contains(&q) {
-                        removed.push(q);
-                    }
-                }
+            for &p in dead.iter().filter(|&&p| fin.board.get(p).is_none()) {
+                notes.push(format!("--dead {p}: no stone there; ignored"));
             }
-            removed.sort();
+            removed = fin.board.strings_through(dead);
         }
         let count = counting::count(&fin.board, &rules, fin.prisoners, &removed, fin.handicap);
         Outcome {

@@ -645,14 +645,7 @@ impl Game {
         if dead.iter().any(|&p| self.board.get(p).is_none()) {
             return Verdict::Illegal(Reason::NoStone);
         }
-        let mut removed: Vec<Point> = Vec::new();
-        for &p in dead {
-            for q in self.board.string(p) {
-                if !removed.contains(&q) {
-                    removed.push(q);
-                }
-            }
-        }
+        let removed = self.board.strings_through(dead);
         for &q in &removed {
             if let Some(color) = self.board.clear_point(q) {
                 self.prisoners.dead[color.opponent().index()] += 1;
@@ -660,7 +653,6 @@ impl Game {
         }
         self.phase = Phase::Ended;
         self.white_passes_last();
-        removed.sort();
         Verdict::Legal {
             captured: removed,
             self_captured: Vec::new(),

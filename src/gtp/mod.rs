@@ -616,17 +616,15 @@ impl<'r> Engine<'r> {
 
     fn set_dead(&mut self, args: &[&str]) -> Answer {
         let board = self.game.board();
-        let mut dead: Vec<Point> = Vec::new();
+        let mut named: Vec<Point> = Vec::new();
         for text in args {
             let point = self.point(text)?;
             if board.get(point).is_none() {
                 return Err(format!("no stone at {point}"));
             }
-            if !dead.contains(&point) {
-                dead.extend(board.string(point));
-            }
+            named.push(point);
         }
-        self.dead = dead;
+        self.dead = board.strings_through(&named);
         Ok(String::new())
     }
 
