@@ -212,7 +212,7 @@ impl Player for Reference {
                     empties.insert((p.col, p.row));
                 }
             }
-            Verdict::Illegal(reason) => panic!("check_play passed {c:?} but apply says {reason}"),
+            other => panic!("check_play passed {c:?} but apply says {other}"),
         }
     }
 

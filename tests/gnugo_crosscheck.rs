@@ -167,6 +167,13 @@ fn replay(binary: &Path, scenario: &Scenario, claim: &Crosscheck) -> Vec<String>
                 continue;
             }
             Event::Move(c, Move::Play(p)) => (*c, *p),
+            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..) => {
+                problems.push(format!(
+                    "{}: a referee's record ({event}) has no GTP equivalent; the loader should have refused this claim",
+                    at(k, event)
+                ));
+                return problems;
+            }
         };
         let refused_for_turn_or_phase = matches!(
             verdict,

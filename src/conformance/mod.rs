@@ -48,6 +48,9 @@ pub struct Observation {
     pub result: Option<String>,
     /// Black's and White's scores in half points; `None` also after a resignation.
     pub score: Option<[i32; 2]>,
+    /// Warnings recorded against Black and White (AGA Tournament Rules VI.B.8), for
+    /// implementations that keep a referee's record.
+    pub warnings: Option<[u32; 2]>,
 }
 
 /// An implementation of the rules that can be checked against the scenarios.
@@ -262,15 +265,34 @@ fn check_after(
             let mut first = None;
             let compared: Option<(String, String)> = match check {
                 Check::Verdict(expected) => {
-                    let actual = verdict.map_or("(no move)".to_string(), |v| match v {
-                        Verdict::Legal { .. } => "legal".to_string(),
-                        Verdict::Illegal(r) => format!("illegal: {r}"),
-                    });
-                    let ok = matches!(
-                        (expected, verdict),
-                        (ExpectedVerdict::Legal, Some(Verdict::Legal { .. }))
-                    ) || matches!((expected, verdict), (ExpectedVerdict::Illegal(r), Some(Verdict::Illegal(a))) if r == a);
+                    let actual = verdict.map_or("(no move)".to_string(), verdict_text);
+                    let ok = match (expected, verdict) {
+                        (ExpectedVerdict::Legal, Some(Verdict::Legal { .. })) => true,
+                        (ExpectedVerdict::Illegal(r), Some(Verdict::Illegal(a))) => r == a,
+                        (ExpectedVerdict::Breach(r), Some(Verdict::Breach { reason, .. })) => {
+                            r == reason
+                        }
+                        (ExpectedVerdict::Ruled(r), Some(Verdict::Ruled(a))) => r == a,
+                        _ => false,
+                    };
                     (!ok).then(|| (expected.to_string(), actual))
+                }
+                Check::Class(class) => {
+                    let actual = match verdict {
+                        Some(Verdict::Breach { class, .. }) => class.to_string(),
+                        Some(other) => format!("no breach ({})", verdict_text(other)),
+                        None => "(no move)".to_string(),
+                    };
+                    (class.word() != actual).then(|| (class.to_string(), actual))
+                }
+                Check::Warnings([b, wt]) => {
+                    let e = format!("B {b}, W {wt}");
+                    let a = seen
+                        .warnings
+                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| {
+                            format!("B {pb}, W {pw}")
+                        });
+                    (e != a).then_some((e, a))
                 }
                 Check::Captures(points) | Check::SelfCaptures(points) => {
                     let actual: Vec<Point> = match verdict {
@@ -349,6 +371,14 @@ fn check_after(
                 });
             }
         }
+    }
+}
+
+/// A verdict as reports show it.
+fn verdict_text(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Legal { .. } => "legal".to_string(),
+        other => other.to_string(),
     }
 }
 

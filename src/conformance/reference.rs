@@ -1,13 +1,14 @@
 //! The reference executor behind the [`Referee`] trait, exactly as any other engine would be.
 
 use super::{EngineError, EngineInfo, Observation, Referee, Unsupported};
-use crate::game::{Event, Game, Setup, Verdict};
+use crate::game::{Event, Game, Refereed, Setup, Verdict};
 use crate::rules::Rules;
 
-/// The reference executor ([`Game`]) as a [`Referee`].
+/// The reference executor as a [`Referee`]: a [`Game`] inside the referee's record
+/// ([`Refereed`]), so that violations standing on the board can be ruled on too.
 #[derive(Default)]
 pub struct Reference {
-    game: Option<Game>,
+    game: Option<Refereed>,
 }
 
 impl Reference {
@@ -17,6 +18,11 @@ impl Reference {
 
     /// The game in progress, if one was started.
     pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref().map(Refereed::game)
+    }
+
+    /// The referee's record, with the grounds of the last ruling.
+    pub fn refereed(&self) -> Option<&Refereed> {
         self.game.as_ref()
     }
 }
@@ -30,7 +36,7 @@ impl Referee for Reference {
     }
 
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
-        let game = Game::new(*rules, setup).map_err(|e| Unsupported(e.to_string()))?;
+        let game = Refereed::new(*rules, setup).map_err(|e| Unsupported(e.to_string()))?;
         self.game = Some(game);
         Ok(())
     }
@@ -44,7 +50,7 @@ impl Referee for Reference {
     }
 
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
-        let Some(game) = &self.game else {
+        let Some(game) = self.game() else {
             return (None, None);
         };
         match game.resigned() {
@@ -57,9 +63,10 @@ impl Referee for Reference {
     }
 
     fn observe(&self) -> Observation {
-        let Some(game) = &self.game else {
+        let Some(refereed) = &self.game else {
             return Observation::default();
         };
+        let game = refereed.game();
         let board = game.board();
         let mut stones = board.stones();
         stones.sort();
@@ -73,6 +80,7 @@ impl Referee for Reference {
             phase: Some(game.phase()),
             result: None,
             score: None,
+            warnings: Some(refereed.warnings()),
         }
     }
 }

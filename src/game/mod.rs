@@ -7,8 +7,11 @@
 pub mod counting;
 pub mod handicap;
 mod history;
+mod physical;
+pub mod procedure;
 
 pub use history::History;
+pub use procedure::{Class, Refereed, Report, Ruling};
 
 use std::fmt;
 use std::str::FromStr;
@@ -41,6 +44,23 @@ pub enum Reason {
     NoResumption,
     /// An agreement names a point that holds no stone.
     NoStone,
+    /// Irregularity (BGA i): a play that captured stones left them on the board.
+    CapturesLeft,
+    /// Irregularity (BGA ii; illegal under AGA TR VI.B.7): stones were taken off the board
+    /// although they still had liberties.
+    RemovedWithLiberties,
+    /// Irregularity (BGA iii): handicap stones stand off the fixed points the rules name.
+    HandicapMisplaced,
+    /// Irregularity (BGA vi): the player to move put down a stone of the opponent's colour.
+    WrongColour,
+    /// Irregularity (BGA v, AGA TR VI.B.6): a stone was left between points.
+    Ambiguous,
+    /// A stone left between points waits for its owner to say where it stands.
+    PlacementPending,
+    /// A notice, but no violation stands on the board to be ruled on.
+    NothingToNotice,
+    /// The ruleset names no procedure for a violation that stands on the board.
+    NoProcedure,
 }
 
 /// Handicap stones the rules of play cannot start from.
@@ -76,6 +96,14 @@ impl Reason {
         Reason::NotPaused,
         Reason::NoResumption,
         Reason::NoStone,
+        Reason::CapturesLeft,
+        Reason::RemovedWithLiberties,
+        Reason::HandicapMisplaced,
+        Reason::WrongColour,
+        Reason::Ambiguous,
+        Reason::PlacementPending,
+        Reason::NothingToNotice,
+        Reason::NoProcedure,
     ];
 
     pub fn word(self) -> &'static str {
@@ -90,6 +118,14 @@ impl Reason {
             Reason::NotPaused => "not-paused",
             Reason::NoResumption => "no-resumption",
             Reason::NoStone => "no-stone",
+            Reason::CapturesLeft => "captures-left",
+            Reason::RemovedWithLiberties => "removed-with-liberties",
+            Reason::HandicapMisplaced => "handicap-misplaced",
+            Reason::WrongColour => "wrong-colour",
+            Reason::Ambiguous => "ambiguous",
+            Reason::PlacementPending => "placement-pending",
+            Reason::NothingToNotice => "nothing-to-notice",
+            Reason::NoProcedure => "no-procedure",
         }
     }
 }
@@ -189,13 +225,50 @@ pub enum Event {
     /// A player resigns: allowed at any moment before the game ends, whoever is to move
     /// (AGA Tournament Rules VI.B.9). The opponent wins.
     Resign(Color),
+    /// A move as a referee finds it on the board: made although it breaks a rule, so it
+    /// stands until someone notices. Only a [`procedure::Refereed`] game records these; the
+    /// plain executor refuses them as `no-procedure`.
+    Breach(Color, Move, Breach),
+    /// The player left a stone between these points (BGA irregularity v); it stands nowhere
+    /// until its owner names the point with an ordinary play at one of them.
+    Ambiguous(Color, Vec<Point>),
+    /// Someone points out the earliest violation still standing, and the referee rules on it.
+    /// `agreed`: both players agree to go back to the position before it.
+    Notice { agreed: bool },
+    /// The sealed move of an adjourned game, played when play restarts (AGA TR VI.C.5.c):
+    /// played as sealed if legal, otherwise left to the director.
+    Sealed(Color, Move),
+}
+
+/// How a move recorded by [`Event::Breach`] went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Breach {
+    /// The move was made as written even though the rules forbid it (a ko or superko retake,
+    /// a self-capture, a move out of turn, a stone on an occupied point): `B D4!`, `B pass!`.
+    Forced,
+    /// A legal play whose captured stones were left on the board: `B D4 leaves-captures`.
+    CapturesLeft,
+    /// A legal play after which the player also took off the strings through these points,
+    /// which still had liberties: `B D4 removes E5 F5`.
+    Removes(Vec<Point>),
+    /// The player to move put down a stone of the opponent's colour: `B D4 wrong-colour`.
+    WrongColour,
 }
 
 impl Event {
     /// Reads `B D4`, `W pass`, `black c3` (GTP colour and vertex).
     pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
+        let malformed = || EventError::Malformed(text.to_string());
         let mut words = text.split_whitespace();
-        if words.next() == Some("dispute") {
+        let first = words.next();
+        if first == Some("notice") {
+            return match (words.next(), words.next()) {
+                (None, _) => Ok(Event::Notice { agreed: false }),
+                (Some("agreed"), None) => Ok(Event::Notice { agreed: true }),
+                _ => Err(malformed()),
+            };
+        }
+        if first == Some("dispute") {
             return match (words.next(), words.next()) {
                 (None, _) => Ok(Event::Dispute(None)),
                 (Some(c), None) => Color::parse(c)
@@ -213,16 +286,53 @@ impl Event {
                 return Ok(Event::Agree(dead));
             }
         }
-        let mut words = text.split_whitespace();
-        let (Some(color), Some(vertex), None) = (words.next(), words.next(), words.next()) else {
-            return Err(EventError::Malformed(text.to_string()));
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let (Some(color), Some(&vertex)) = (words.first(), words.get(1)) else {
+            return Err(malformed());
         };
-        let color = Color::parse(color).ok_or_else(|| EventError::Malformed(text.to_string()))?;
+        let color = Color::parse(color).ok_or_else(malformed)?;
+        let rest = &words[2..];
+        let points = |vs: &[&str]| {
+            vs.iter()
+                .map(|v| Point::parse_gtp(v, width, height))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        if vertex == "between" {
+            return match rest.len() {
+                2.. => Ok(Event::Ambiguous(color, points(rest)?)),
+                _ => Err(malformed()),
+            };
+        }
         if vertex.eq_ignore_ascii_case("resign") {
-            return Ok(Event::Resign(color));
+            return match rest {
+                [] => Ok(Event::Resign(color)),
+                _ => Err(malformed()),
+            };
+        }
+        if let Some(forced) = vertex.strip_suffix('!') {
+            let mv = Move::parse_gtp(forced, width, height)?;
+            return match rest {
+                [] => Ok(Event::Breach(color, mv, Breach::Forced)),
+                _ => Err(malformed()),
+            };
         }
         let mv = Move::parse_gtp(vertex, width, height)?;
-        Ok(Event::Move(color, mv))
+        let play = || match mv {
+            Move::Play(_) => Ok(mv),
+            Move::Pass => Err(malformed()),
+        };
+        match rest {
+            [] => Ok(Event::Move(color, mv)),
+            ["sealed"] => Ok(Event::Sealed(color, mv)),
+            ["leaves-captures"] => Ok(Event::Breach(color, play()?, Breach::CapturesLeft)),
+            ["wrong-colour"] => Ok(Event::Breach(color, play()?, Breach::WrongColour)),
+            ["removes", taken @ ..] if !taken.is_empty() => Ok(Event::Breach(
+                color,
+                play()?,
+                Breach::Removes(points(taken)?),
+            )),
+            _ => Err(malformed()),
+        }
     }
 }
 
@@ -240,6 +350,26 @@ impl fmt::Display for Event {
                 }
                 Ok(())
             }
+            Event::Breach(c, m, Breach::Forced) => write!(f, "{c} {m}!"),
+            Event::Breach(c, m, Breach::CapturesLeft) => write!(f, "{c} {m} leaves-captures"),
+            Event::Breach(c, m, Breach::WrongColour) => write!(f, "{c} {m} wrong-colour"),
+            Event::Breach(c, m, Breach::Removes(taken)) => {
+                write!(f, "{c} {m} removes")?;
+                for p in taken {
+                    write!(f, " {p}")?;
+                }
+                Ok(())
+            }
+            Event::Ambiguous(c, points) => {
+                write!(f, "{c} between")?;
+                for p in points {
+                    write!(f, " {p}")?;
+                }
+                Ok(())
+            }
+            Event::Notice { agreed: false } => f.write_str("notice"),
+            Event::Notice { agreed: true } => f.write_str("notice agreed"),
+            Event::Sealed(c, m) => write!(f, "{c} {m} sealed"),
         }
     }
 }
@@ -247,7 +377,7 @@ impl fmt::Display for Event {
 /// An event that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`, or `dispute` with an optional colour to move, or `agree` with the dead stones")]
+    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`; `dispute` with an optional colour to move; `agree` with the dead stones; or a referee's record: `B D4!` (made although forbidden), `B D4 leaves-captures`, `B D4 removes E5`, `B D4 wrong-colour`, `B between D4 D5`, `B D4 sealed`, `notice` or `notice agreed`")]
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
@@ -264,6 +394,12 @@ pub enum Verdict {
     },
     /// The event was refused; the state is unchanged.
     Illegal(Reason),
+    /// The move breaks the rules (`reason`) and stands on the board until someone notices:
+    /// only a [`procedure::Refereed`] game records such moves. `class` is how the ruleset in
+    /// force classes the violation, which decides the procedure that applies to it.
+    Breach { reason: Reason, class: Class },
+    /// A referee's ruling on a notice (or on a sealed move that cannot be played).
+    Ruled(Ruling),
 }
 
 impl Verdict {
@@ -274,7 +410,7 @@ impl Verdict {
     pub fn reason(&self) -> Option<Reason> {
         match self {
             Verdict::Illegal(r) => Some(*r),
-            Verdict::Legal { .. } => None,
+            Verdict::Legal { .. } | Verdict::Breach { .. } | Verdict::Ruled(_) => None,
         }
     }
 }
@@ -288,6 +424,8 @@ impl fmt::Display for Verdict {
                 write!(f, "legal, captures {}", points.join(" "))
             }
             Verdict::Illegal(r) => write!(f, "illegal: {r}"),
+            Verdict::Breach { reason, class } => write!(f, "breach: {reason} ({class})"),
+            Verdict::Ruled(ruling) => write!(f, "ruling: {ruling}"),
         }
     }
 }
@@ -324,6 +462,10 @@ pub struct Setup {
     pub handicap: Vec<Point>,
     pub to_move: Color,
     pub history: SetupHistory,
+    /// The handicap stones stand where they were put even if the fixed placement in force
+    /// names other points: a misplacement (BGA irregularity iii) for a referee to rule on.
+    /// Without it such a placement is refused.
+    pub handicap_as_placed: bool,
 }
 
 impl Setup {
@@ -336,6 +478,7 @@ impl Setup {
             handicap: Vec::new(),
             to_move: Color::Black,
             history: SetupHistory::Played,
+            handicap_as_placed: false,
         }
     }
 }
@@ -396,6 +539,9 @@ pub struct Game {
     ko_ban: Option<(Color, Point)>,
     history: History,
     removed: Vec<Point>,
+    /// Where the fixed placement puts the handicap stones, when a set-up with
+    /// `handicap_as_placed` put them elsewhere.
+    fixed_handicap: Option<Vec<Point>>,
 }
 
 impl Game {
@@ -407,7 +553,7 @@ impl Game {
                 return Err(SetupError::BadStone(p));
             }
         }
-        place_handicap(&mut board, &rules, &setup.handicap)?;
+        let fixed_handicap = place_handicap(&mut board, &rules, setup)?;
         if let Some(p) = board.string_without_liberty() {
             return Err(SetupError::NoLiberty(p));
         }
@@ -434,6 +580,7 @@ impl Game {
             ko_ban: None,
             history,
             removed: Vec::new(),
+            fixed_handicap,
         })
     }
 
@@ -549,6 +696,10 @@ impl Game {
             Event::Dispute(mover) => return self.dispute(mover),
             Event::Agree(dead) => return self.agree(&dead),
             Event::Resign(color) => return self.resign(color),
+            // The plain executor keeps no record to rule on: see procedure::Refereed.
+            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..) => {
+                return Verdict::Illegal(Reason::NoProcedure)
+            }
         };
         match self.phase {
             Phase::Playing | Phase::Resumed => {}
@@ -732,10 +883,17 @@ impl Game {
 
 /// Places Black's handicap stones on a set-up board, checking what the rules require: at most
 /// nine stones (and not exactly one), each on an empty point, and under fixed placement
-/// exactly the fixed points for that number (in any order).
-fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<(), HandicapError> {
+/// exactly the fixed points for that number (in any order). A set-up with
+/// `handicap_as_placed` may miss the fixed points; the fixed points are then returned.
+fn place_handicap(
+    board: &mut Board,
+    rules: &Rules,
+    setup: &Setup,
+) -> Result<Option<Vec<Point>>, HandicapError> {
+    let points = &setup.handicap[..];
+    let mut misplaced = None;
     if points.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     if points.len() == 1 || points.len() > handicap::MAX_HANDICAP {
         return Err(HandicapError::Count(points.len()));
@@ -754,7 +912,9 @@ fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<
         let mut given = points.to_vec();
         expected.sort();
         given.sort();
-        if expected != given {
+        if expected != given && setup.handicap_as_placed {
+            misplaced = Some(expected);
+        } else if expected != given {
             let names = |ps: &[Point]| {
                 ps.iter()
                     .map(|p| p.to_string())
@@ -779,5 +939,5 @@ fn place_handicap(board: &mut Board, rules: &Rules, points: &[Point]) -> Result<
             return Err(HandicapError::Occupied(p));
         }
     }
-    Ok(())
+    Ok(misplaced)
 }

@@ -735,6 +735,7 @@ fn replay(rules: Rules, start: &Start, events: &[Event]) -> Result<(Game, [u32; 
         handicap: start.handicap.clone(),
         to_move: Color::Black,
         history: SetupHistory::Played,
+        handicap_as_placed: false,
     };
     let mut game = Game::new(game_rules, &setup).map_err(|e| e.to_string())?;
     let mut captures = [0u32; 2];
@@ -767,6 +768,9 @@ fn apply_event(
             Ok(captured)
         }
         Verdict::Illegal(reason) => Err(reason),
+        // GTP events are never a referee's record, so the executor cannot answer these.
+        Verdict::Breach { reason, .. } => Err(reason),
+        Verdict::Ruled(_) => Err(Reason::NoProcedure),
     }
 }
 

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 use crate::board::{Color, Point};
-use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory};
+use crate::game::{Class, Event, Game, Phase, Reason, Ruling, Setup, SetupHistory};
 use crate::rules::{Komi, Rules};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
@@ -43,6 +43,10 @@ pub struct Run {
 pub enum ExpectedVerdict {
     Legal,
     Illegal(Reason),
+    /// The move breaks this rule and stands on the board (a referee's record).
+    Breach(Reason),
+    /// A notice (or a sealed move) gets this ruling.
+    Ruled(Ruling),
 }
 
 impl std::fmt::Display for ExpectedVerdict {
@@ -50,6 +54,8 @@ impl std::fmt::Display for ExpectedVerdict {
         match self {
             ExpectedVerdict::Legal => f.write_str("legal"),
             ExpectedVerdict::Illegal(r) => write!(f, "illegal: {r}"),
+            ExpectedVerdict::Breach(r) => write!(f, "breach: {r}"),
+            ExpectedVerdict::Ruled(r) => write!(f, "ruling: {r}"),
         }
     }
 }
@@ -72,6 +78,10 @@ pub enum Check {
     Result(String),
     /// Each colour's score in half points (Black, White), komi and compensation included.
     Score([i32; 2]),
+    /// How the ruleset classes the violation a breach records.
+    Class(Class),
+    /// Warnings recorded against Black and White (AGA Tournament Rules VI.B.8).
+    Warnings([u32; 2]),
 }
 
 impl Check {
@@ -80,6 +90,10 @@ impl Check {
         match self {
             Check::Verdict(ExpectedVerdict::Legal) => "legal",
             Check::Verdict(ExpectedVerdict::Illegal(_)) => "illegal",
+            Check::Verdict(ExpectedVerdict::Breach(_)) => "breach",
+            Check::Verdict(ExpectedVerdict::Ruled(_)) => "ruling",
+            Check::Class(_) => "class",
+            Check::Warnings(_) => "warnings",
             Check::Captures(_) => "captures",
             Check::SelfCaptures(_) => "self_captures",
             Check::Board(_) => "board",
@@ -102,6 +116,8 @@ impl Check {
             Check::Phase(_) => 6,
             Check::Result(_) => 7,
             Check::Score(_) => 8,
+            Check::Class(_) => 9,
+            Check::Warnings(_) => 10,
         }
     }
 }

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::board::{Color, Point};
 use crate::game::handicap::{self, Pattern};
-use crate::game::{Event, Phase, Reason, Setup, SetupHistory};
+use crate::game::{Class, Event, Phase, Reason, Ruling, Setup, SetupHistory};
 use crate::rules::{HandicapPlacement, Komi, PassStones, Rules, Scoring};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
@@ -72,6 +72,7 @@ pub(crate) struct RawScenario {
     setup_history: Option<Spanned<String>>,
     board: Option<Spanned<String>>,
     handicap: Option<Spanned<toml::Value>>,
+    handicap_as_placed: Option<Spanned<bool>>,
     #[serde(default)]
     moves: Vec<Spanned<String>>,
     #[serde(default)]
@@ -114,6 +115,10 @@ pub(crate) struct RawExpect {
     phase: Option<Spanned<String>>,
     result: Option<Spanned<String>>,
     score: Option<Spanned<RawScore>>,
+    breach: Option<Spanned<String>>,
+    class: Option<Spanned<String>>,
+    ruling: Option<Spanned<String>>,
+    warnings: Option<Spanned<RawPrisoners>>,
     note: Option<String>,
 }
 
@@ -277,7 +282,18 @@ pub(crate) fn parse(
         handicap,
         to_move,
         history,
+        handicap_as_placed: raw
+            .handicap_as_placed
+            .as_ref()
+            .is_some_and(|h| *h.get_ref()),
     };
+    if let (Some(h), true) = (&raw.handicap_as_placed, raw.handicap.is_none()) {
+        errors.push(source.error(
+            &h.span(),
+            "handicap_as_placed",
+            "there are no handicap stones to stand as placed: give `handicap` as a list of points",
+        ));
+    }
     let no_handicap = Setup {
         handicap: Vec::new(),
         ..setup.clone()
@@ -446,6 +462,27 @@ pub(crate) fn parse(
         if let Some(p) = &e.prisoners {
             checks.push(Check::Prisoners([p.get_ref().black, p.get_ref().white]));
         }
+        if let Some(r) = &e.breach {
+            match r.get_ref().parse::<Reason>() {
+                Ok(reason) => checks.push(Check::Verdict(ExpectedVerdict::Breach(reason))),
+                Err(message) => errors.push(source.error(&r.span(), key("breach"), message)),
+            }
+        }
+        if let Some(c) = &e.class {
+            match c.get_ref().parse::<Class>() {
+                Ok(class) => checks.push(Check::Class(class)),
+                Err(message) => errors.push(source.error(&c.span(), key("class"), message)),
+            }
+        }
+        if let Some(r) = &e.ruling {
+            match r.get_ref().parse::<Ruling>() {
+                Ok(ruling) => checks.push(Check::Verdict(ExpectedVerdict::Ruled(ruling))),
+                Err(message) => errors.push(source.error(&r.span(), key("ruling"), message)),
+            }
+        }
+        if let Some(w) = &e.warnings {
+            checks.push(Check::Warnings([w.get_ref().black, w.get_ref().white]));
+        }
         if let Some(c) = &e.to_move {
             match Color::parse(c.get_ref()) {
                 Some(c) => checks.push(Check::ToMove(c)),
@@ -492,7 +529,7 @@ pub(crate) fn parse(
         let is_verdict = |c: &Check| {
             matches!(
                 c,
-                Check::Verdict(_) | Check::Captures(_) | Check::SelfCaptures(_)
+                Check::Verdict(_) | Check::Captures(_) | Check::SelfCaptures(_) | Check::Class(_)
             )
         };
         if after == 0 && checks.iter().any(is_verdict) {
@@ -502,9 +539,16 @@ pub(crate) fn parse(
                 "the start (`after = 0`) has no move: verdicts and captures need a move",
             ));
         }
-        let illegal = checks
-            .iter()
-            .any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
+        let illegal = checks.iter().any(|c| {
+            matches!(
+                c,
+                Check::Verdict(
+                    ExpectedVerdict::Illegal(_)
+                        | ExpectedVerdict::Breach(_)
+                        | ExpectedVerdict::Ruled(_)
+                )
+            )
+        });
         let removes = checks
             .iter()
             .any(|c| matches!(c, Check::Captures(p) | Check::SelfCaptures(p) if !p.is_empty()));
@@ -512,7 +556,7 @@ pub(crate) fn parse(
             errors.push(source.error(
                 &spanned.span(),
                 format!("expect[{i}]"),
-                "contradictory expectations: an illegal move captures nothing",
+                "contradictory expectations: `captures` and `self_captures` describe legal moves only; a breach or a ruling shows its effect on the board and prisoners",
             ));
         }
         expectations.push(Expectation {
@@ -533,7 +577,20 @@ pub(crate) fn parse(
     find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
 
     let mut crosschecks = Vec::new();
+    let refereed = events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
+        )
+    });
     for (i, c) in raw.crosscheck.iter().enumerate() {
+        if refereed {
+            errors.push(source.error(
+                &c.engine.span(),
+                format!("crosscheck[{i}]"),
+                "a referee's record (breaches, notices, sealed moves) has no GTP equivalent, so it cannot be cross-checked against an engine",
+            ));
+        }
         if c.engine.get_ref() != "gnugo" {
             errors.push(source.error(
                 &c.engine.span(),
