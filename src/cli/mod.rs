@@ -5,6 +5,7 @@
 //! unknown names).
 
 mod check;
+mod ruling;
 mod score;
 mod views;
 
@@ -69,6 +70,9 @@ enum Command {
     },
     /// Score a final position (a scenario's or a diagram's) under one ruleset or all of them.
     Score(score::ScoreArgs),
+    /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
+    /// London Open and AGA procedures side by side, with the clauses behind each ruling.
+    Ruling(ruling::RulingArgs),
     /// Speak GTP version 2 on standard input and output, with the reference as referee.
     Gtp {
         /// The ruleset to start with.
@@ -92,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Lint { paths } => views::lint(&root, &paths),
         Command::Coverage { document, all } => views::coverage(&root, document.as_deref(), all),
         Command::Score(args) => score::score(&root, &args),
+        Command::Ruling(args) => ruling::ruling(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
     };
     match result {
@@ -167,6 +172,31 @@ fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
     )
     .map_err(|e| format!("GTP session ended with an I/O error: {e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A board as text lines with coordinates, top row first: `X` black, `O` white, `.` empty,
+/// and the stones at `marked` in lower case (dead stones, a stone in question).
+fn board_lines(board: &crate::board::Board, marked: &[crate::board::Point]) -> Vec<String> {
+    let mut lines: Vec<String> = (0..board.height())
+        .rev()
+        .map(|row| {
+            let cells: Vec<String> = (0..board.width())
+                .map(|col| {
+                    let p = crate::board::Point::new(col, row);
+                    match board.get(p) {
+                        None => ".".to_string(),
+                        Some(c) if marked.contains(&p) => {
+                            c.stone_char().to_ascii_lowercase().to_string()
+                        }
+                        Some(c) => c.stone_char().to_string(),
+                    }
+                })
+                .collect();
+            format!("{:>2} {}", u32::from(row) + 1, cells.join(" "))
+        })
+        .collect();
+    lines.push(format!("   {}", column_letters(board.width())));
+    lines
 }
 
 /// The column letters of a board diagram's footer (`A B C ... J`, GTP style: no I).

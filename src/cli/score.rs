@@ -694,20 +694,9 @@ fn print_one(root: &Path, position: &Position, s: &Scored) {
 
 /// The position with the stones counted dead in lower case, and coordinates.
 fn print_board(board: &Board, dead: &[Point]) {
-    for row in (0..board.height()).rev() {
-        let cells: Vec<String> = (0..board.width())
-            .map(|col| {
-                let p = Point::new(col, row);
-                match board.get(p) {
-                    None => ".".to_string(),
-                    Some(c) if dead.contains(&p) => c.stone_char().to_ascii_lowercase().to_string(),
-                    Some(c) => c.stone_char().to_string(),
-                }
-            })
-            .collect();
-        println!("  {:>2} {}", u32::from(row) + 1, cells.join(" "));
+    for line in super::board_lines(board, dead) {
+        println!("  {line}");
     }
-    println!("     {}", super::column_letters(board.width()));
 }
 
 fn print_notes(notes: &[String], label: Option<&str>) {

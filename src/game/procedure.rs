@@ -374,7 +374,7 @@ impl Refereed {
             agreed: false,
             clauses: vec!["agatr-vi-c-5-c"],
             explanation: vec![
-                format!("The sealed move {color} {mv} cannot be played as sealed: it is {reason}."),
+                format!("The sealed move {color} {mv} cannot be played as sealed ({reason})."),
                 "A sealed move that is impossible or illegal goes to the tournament director, who rules on it as on a disputed end of game; the board is left as it was.".to_string(),
             ],
         });
@@ -507,8 +507,10 @@ impl Refereed {
             agreed: false,
             clauses: vec![clause],
             explanation: vec![format!(
-                "{color} left a stone between {}; nothing else may happen until {color} says which point it stands on, by playing there.",
-                named.join(" and ")
+                "{} left a stone between {}; nothing else may happen until {} says which point it stands on, by playing there.",
+                who(color),
+                named.join(" and "),
+                who(color)
             )],
         });
         self.pending = Some((color, points));
@@ -548,15 +550,15 @@ impl Refereed {
                 }
                 explanation.push(format!(
                     "The position goes back to just before it, and {} passes instead, handing {} a pass stone.",
-                    open.offender,
-                    open.offender.opponent()
+                    who(open.offender),
+                    who(open.offender.opponent())
                 ));
                 if self.rules.illegal_move == IllegalMoveProcedure::AgaRule8 {
                     self.warnings[open.offender.index()] += 1;
                     let count = self.warnings[open.offender.index()];
                     explanation.push(format!(
                         "A warning is recorded against {} ({count} so far).",
-                        open.offender
+                        who(open.offender)
                     ));
                     if count >= 2 {
                         explanation.push("Repeated offences: the director may treat them as grounds for awarding the game to the opponent; that decision is the director's, not the executor's.".to_string());
@@ -567,7 +569,7 @@ impl Refereed {
                 self.unwind(open.start);
                 explanation.push(format!(
                     "The position goes back to just before it; {} makes a legal move instead, and no pass stone changes hands.",
-                    open.offender
+                    who(open.offender)
                 ));
             }
             _ => {
@@ -580,10 +582,13 @@ impl Refereed {
         for color in [Color::Black, Color::White] {
             let (was, now) = (before.total(color), after.total(color));
             if was != now {
-                explanation.push(format!("{color} now holds {now} prisoners (was {was})."));
+                explanation.push(format!(
+                    "{} now holds {now} prisoners (was {was}).",
+                    who(color)
+                ));
             }
         }
-        explanation.push(format!("{} to move.", self.game.to_move()));
+        explanation.push(format!("{} to move.", who(self.game.to_move())));
         self.report = Some(Report {
             ruling,
             violation: open.violation,
@@ -599,25 +604,25 @@ impl Refereed {
 
     /// Applies a ruling that keeps the game going from where it stands; returns what it did.
     fn correct(&mut self, ruling: Ruling, open: &Open) -> Vec<String> {
-        let offender = open.offender;
-        let opponent = offender.opponent();
+        let offender = who(open.offender);
+        let opponent = who(open.offender.opponent());
         match (ruling, &open.detail) {
             (Ruling::StandsSelfCaptureRemoved, Detail::Stone(p)) => {
-                let taken = self.game.take_off_without_liberties(&[*p], opponent);
+                let taken = self.game.take_off_without_liberties(&[*p], open.offender.opponent());
                 vec![format!(
                     "Play goes on as it stands, except that the self-captured stones ({}) are taken off and handed to {opponent}.",
                     points_text(&taken)
                 )]
             }
             (Ruling::RemoveCaptures, Detail::CapturesLeft(points)) => {
-                let taken = self.game.take_off_without_liberties(points, offender);
+                let taken = self.game.take_off_without_liberties(points, open.offender);
                 vec![format!(
                     "The captured stones ({}) are taken off and handed to {offender}.",
                     points_text(&taken)
                 )]
             }
             (Ruling::RestoreStones, Detail::Removed(stones)) => {
-                self.game.put_back(stones, offender);
+                self.game.put_back(stones, open.offender);
                 let points: Vec<Point> = stones.iter().map(|&(q, _)| q).collect();
                 vec![format!(
                     "The stones taken off ({}) go back on the board and {offender} returns them; the stone that 'captured' them stays.",
@@ -634,7 +639,7 @@ impl Refereed {
                 )]
             }
             (Ruling::ReplaceColour, Detail::Stone(p)) => {
-                match self.game.replace_colour(*p, offender) {
+                match self.game.replace_colour(*p, open.offender) {
                     Ok(captured) if captured.is_empty() => vec![format!(
                         "The stone at {p} is replaced by a {offender} stone."
                     )],
@@ -856,8 +861,17 @@ fn describe(open: &Open, moves_since: u32, agreed: bool) -> String {
     };
     format!(
         "{} {what}: an {} move, {when}{agreement}.",
-        open.offender, open.class
+        who(open.offender),
+        open.class
     )
+}
+
+/// A colour as a director says it.
+fn who(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
 }
 
 fn points_text(points: &[Point]) -> String {

@@ -185,7 +185,14 @@ impl Scenario {
         topic: &str,
         spec: &Spec,
     ) -> Result<Scenario, Vec<Located>> {
-        raw::parse(path, text, topic, spec)
+        raw::parse(path, text, topic, spec, raw::Kind::Scenario)
+    }
+
+    /// Reads a game record in the scenario format for a ruling: the id, title, clauses,
+    /// `checked`, rules and expectations may be left out (expectations given are still
+    /// checked for consistency, and `goconform ruling` reports whether they hold).
+    pub fn parse_record(path: &Path, text: &str, spec: &Spec) -> Result<Scenario, Vec<Located>> {
+        raw::parse(path, text, "", spec, raw::Kind::Record)
     }
 }
 

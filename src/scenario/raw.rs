@@ -54,12 +54,12 @@ impl<'de> Deserialize<'de> for OneOrMany {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawScenario {
-    id: Spanned<String>,
-    title: String,
+    id: Option<Spanned<String>>,
+    title: Option<String>,
     #[serde(default)]
     description: String,
-    clauses: Spanned<Vec<Spanned<String>>>,
-    checked: Spanned<String>,
+    clauses: Option<Spanned<Vec<Spanned<String>>>>,
+    checked: Option<Spanned<String>>,
     added: Option<String>,
     rules: Option<Spanned<OneOrMany>>,
     #[serde(default)]
@@ -169,54 +169,99 @@ fn unknown_run(name: &str, labels: &BTreeMap<&str, usize>) -> String {
     )
 }
 
+/// What a file is read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A conformance scenario: every key that documents and checks it is required.
+    Scenario,
+    /// A game record to rule on (`goconform ruling`): the same format, with the id, title,
+    /// clauses, `checked`, rules and expectations optional.
+    Record,
+}
+
 pub(crate) fn parse(
     path: &Path,
     text: &str,
     topic: &str,
     spec: &Spec,
+    kind: Kind,
 ) -> Result<Scenario, Vec<Located>> {
     let source = Source::new(path, text);
     let raw: RawScenario = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
     let mut errors = Vec::new();
-
-    let id = raw.id.get_ref();
-    if !is_slug(id) {
-        errors.push(source.error(
-            &raw.id.span(),
-            "id",
-            "a scenario id is lowercase letters, digits and dashes",
-        ));
-    }
+    let strict = kind == Kind::Scenario;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if stem != id {
-        errors.push(source.error(
-            &raw.id.span(),
-            "id",
-            format!("scenario `{id}` must live in a file named {id}.toml (found {stem}.toml)"),
-        ));
+    let mut missing = |key: &str, what: &str| {
+        if strict {
+            errors.push(source.error_at(0, key, format!("missing key `{key}`: {what}")));
+        }
+    };
+    if raw.id.is_none() {
+        missing("id", "a scenario's permanent id, the same as its file name");
     }
-    if raw.clauses.get_ref().is_empty() {
-        errors.push(source.error(
-            &raw.clauses.span(),
-            "clauses",
-            "a scenario cites at least one clause",
-        ));
+    if raw.title.is_none() {
+        missing("title", "one line saying what the scenario shows");
     }
-    for (i, c) in raw.clauses.get_ref().iter().enumerate() {
-        if spec.clause(c.get_ref()).is_none() {
+    if raw.clauses.is_none() {
+        missing("clauses", "the clause ids the scenario checks");
+    }
+    if raw.checked.is_none() {
+        missing(
+            "checked",
+            "what second source the expectations were checked against, and how",
+        );
+    }
+
+    let id = raw
+        .id
+        .as_ref()
+        .map_or(stem.to_string(), |i| i.get_ref().clone());
+    if let Some(spanned) = &raw.id {
+        if !is_slug(&id) {
             errors.push(source.error(
-                &c.span(),
-                format!("clauses[{i}]"),
-                format!("unknown clause `{}`", c.get_ref()),
+                &spanned.span(),
+                "id",
+                "a scenario id is lowercase letters, digits and dashes",
+            ));
+        }
+        if stem != id && strict {
+            errors.push(source.error(
+                &spanned.span(),
+                "id",
+                format!("scenario `{id}` must live in a file named {id}.toml (found {stem}.toml)"),
             ));
         }
     }
-    if raw.checked.get_ref().trim().is_empty() {
-        errors.push(source.error(
-            &raw.checked.span(),
-            "checked",
-            "say what second source the expectations were checked against, and how",
-        ));
+    if let Some(clauses) = &raw.clauses {
+        if clauses.get_ref().is_empty() && strict {
+            errors.push(source.error(
+                &clauses.span(),
+                "clauses",
+                "a scenario cites at least one clause",
+            ));
+        }
+        for (i, c) in clauses.get_ref().iter().enumerate() {
+            if spec.clause(c.get_ref()).is_none() {
+                errors.push(source.error(
+                    &c.span(),
+                    format!("clauses[{i}]"),
+                    format!("unknown clause `{}`", c.get_ref()),
+                ));
+            }
+        }
+    }
+    if let Some(checked) = raw
+        .checked
+        .as_ref()
+        .filter(|c| c.get_ref().trim().is_empty())
+    {
+        if strict {
+            errors.push(source.error(
+                &checked.span(),
+                "checked",
+                "say what second source the expectations were checked against, and how",
+            ));
+        }
     }
 
     let (width, height) = match parse_size(raw.size.get_ref()) {
@@ -345,7 +390,7 @@ pub(crate) fn parse(
             }
         }
     }
-    if named.is_empty() && raw.run.is_empty() {
+    if named.is_empty() && raw.run.is_empty() && strict {
         errors.push(source.error_at(
             0,
             "rules",
@@ -567,7 +612,7 @@ pub(crate) fn parse(
             note: e.note.clone(),
         });
     }
-    if raw.expect.is_empty() {
+    if raw.expect.is_empty() && strict {
         errors.push(source.error_at(
             0,
             "expect",
@@ -636,16 +681,17 @@ pub(crate) fn parse(
         return Err(errors);
     }
     Ok(Scenario {
-        id: raw.id.into_inner(),
-        title: raw.title,
+        id,
+        title: raw.title.unwrap_or_default(),
         description: raw.description,
         clauses: raw
             .clauses
-            .into_inner()
+            .map(Spanned::into_inner)
+            .unwrap_or_default()
             .into_iter()
             .map(Spanned::into_inner)
             .collect(),
-        checked: raw.checked.into_inner(),
+        checked: raw.checked.map(Spanned::into_inner).unwrap_or_default(),
         added: raw.added,
         path: path.to_path_buf(),
         topic: topic.to_string(),

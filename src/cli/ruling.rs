@@ -1,0 +1,217 @@
+//! `goconform ruling`: what a tournament director rules when a violation stands on the board.
+//!
+//! The input is a game record in the scenario format (the metadata and expectations a
+//! scenario needs are optional here). Its events are replayed by the reference executor's
+//! referee ([`Refereed`]) under each ruleset asked for, and every ruling is printed in plain
+//! words with the position before and after it and the chain of clauses behind it. Rulesets
+//! side by side show where the BGA, the London Open rules and the AGA rules differ.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{board_lines, load_spec, CommandResult};
+use crate::board::{Board, Point};
+use crate::game::{Event, Refereed, Report, Verdict};
+use crate::rules::{IllegalMoveProcedure, Rules};
+use crate::scenario::Scenario;
+use crate::spec::location::Located;
+use crate::spec::Spec;
+
+/// The rulesets a record without rules of its own is ruled under: one of each procedure.
+const DEFAULT_RULESETS: &[&str] = &["bga", "london-open", "aga"];
+
+/// The arguments of `goconform ruling`.
+#[derive(Args)]
+pub(super) struct RulingArgs {
+    /// A game record in the scenario format (.toml): a position, the events with the
+    /// violation (`W B3!`, `B D4 leaves-captures`, ...) and the `notice`.
+    file: PathBuf,
+    /// A ruleset or one of the record's runs (repeatable). Default: the record's runs, else
+    /// bga, london-open and aga side by side.
+    #[arg(long, value_name = "NAME")]
+    rules: Vec<String>,
+    /// Change one axis for every ruleset, e.g. --set illegal-move=bga (repeatable).
+    #[arg(long = "set", value_name = "AXIS=VALUE")]
+    set: Vec<String>,
+}
+
+pub(super) fn ruling(root: &Path, args: &RulingArgs) -> CommandResult {
+    let spec = load_spec(root)?;
+    let record = load_record(&args.file, &spec)?;
+    let chosen = chosen_rules(&spec, &record, args)?;
+    println!("{}", relative(root, &args.file));
+    if !record.title.is_empty() {
+        println!("{}", record.title);
+    }
+    let mut standing_somewhere = false;
+    for (label, rules) in &chosen {
+        standing_somewhere |= rule_under(&spec, &record, label, *rules)?;
+    }
+    if standing_somewhere {
+        println!();
+        println!("note: some violations were never noticed; add `notice` (or `notice agreed`) to the record for a ruling on them.");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load_record(path: &Path, spec: &Spec) -> Result<Scenario, String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{} is a folder; ruling takes one game record (.toml)",
+            path.display()
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Scenario::parse_record(path, &text, spec).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(Located::to_string).collect();
+        format!("cannot read the game record:\n{}", lines.join("\n"))
+    })
+}
+
+/// The runs to rule under, with their labels.
+fn chosen_rules(
+    spec: &Spec,
+    record: &Scenario,
+    args: &RulingArgs,
+) -> Result<Vec<(String, Rules)>, String> {
+    let names: Vec<String> = if !args.rules.is_empty() {
+        args.rules.clone()
+    } else if !record.runs.is_empty() {
+        record.runs.iter().map(|r| r.label.clone()).collect()
+    } else {
+        DEFAULT_RULESETS.iter().map(|s| s.to_string()).collect()
+    };
+    let mut out = Vec::new();
+    for name in names {
+        let mut rules = match record.runs.iter().find(|r| r.label == name) {
+            Some(run) => run.rules,
+            None => {
+                let mut rules = spec.rules(&name)?;
+                for (axis, word) in &record.set {
+                    rules
+                        .set(axis, word)
+                        .map_err(|e| format!("the record's set.{axis}: {e}"))?;
+                }
+                if let Some(k) = record.komi {
+                    rules.komi = k;
+                    rules.handicap_komi = k;
+                }
+                rules
+            }
+        };
+        for assignment in &args.set {
+            rules
+                .set_assignment(assignment)
+                .map_err(|e| format!("--set {assignment}: {e}"))?;
+        }
+        out.push((name, rules));
+    }
+    Ok(out)
+}
+
+/// Prints the record ruled under one set of rules; answers whether violations were left
+/// standing unnoticed at the end.
+fn rule_under(spec: &Spec, record: &Scenario, label: &str, rules: Rules) -> Result<bool, String> {
+    println!();
+    let title = spec
+        .ruleset(label)
+        .map(|r| format!(" ({})", r.title))
+        .unwrap_or_default();
+    println!("== under {label}{title}");
+    println!("   procedure: {}", procedure_words(rules.illegal_move));
+    let mut game = Refereed::new(rules, &record.setup)
+        .map_err(|e| format!("the record's set-up cannot start under {label}: {e}"))?;
+    let mut rulings = 0;
+    for (i, event) in record.events.iter().enumerate() {
+        let before = game.game().board().clone();
+        let verdict = game.apply(event.clone());
+        println!(
+            "{:>4}. {:<24} {}",
+            i + 1,
+            event.to_string(),
+            verdict_words(&verdict)
+        );
+        if let Some(report) = game.report().cloned() {
+            rulings += 1;
+            print_report(spec, &report, &before, game.game().board(), event);
+        }
+    }
+    if rulings == 0 {
+        println!("   no ruling: nothing in the record was noticed");
+    }
+    let standing = game.standing();
+    for (violation, class, offender) in &standing {
+        println!("   still standing, unnoticed: {offender}'s {class} move ({violation})");
+    }
+    Ok(!standing.is_empty())
+}
+
+fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, event: &Event) {
+    println!();
+    println!("   RULING: {}", report.ruling);
+    for sentence in &report.explanation {
+        println!("     {sentence}");
+    }
+    println!();
+    let marked: Vec<Point> = match event {
+        Event::Breach(_, crate::board::Move::Play(p), _) => vec![*p],
+        _ => Vec::new(),
+    };
+    let left = board_lines(before, &marked);
+    let right = board_lines(after, &[]);
+    let width = left.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    println!("     {:<width$}    after", "before");
+    for (l, r) in left.iter().zip(&right) {
+        println!("     {l:<width$}    {r}");
+    }
+    println!();
+    println!("   grounds:");
+    for id in &report.clauses {
+        match spec.clause(id) {
+            Some(clause) => {
+                println!("     {id}: {}", clause.locator);
+                println!("       {}", clause.summary);
+            }
+            None => println!("     {id}"),
+        }
+    }
+    println!();
+}
+
+fn verdict_words(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Legal { .. } => "legal".to_string(),
+        Verdict::Illegal(reason) => format!("refused: {reason}"),
+        Verdict::Breach { reason, class } => {
+            format!("stands on the board: {class} ({reason})")
+        }
+        Verdict::Ruled(ruling) => format!("ruling: {ruling}"),
+    }
+}
+
+fn procedure_words(procedure: IllegalMoveProcedure) -> &'static str {
+    match procedure {
+        IllegalMoveProcedure::None => {
+            "none (the ruleset names no procedure, so a violation on the board cannot be ruled on)"
+        }
+        IllegalMoveProcedure::Bga => {
+            "BGA: unwind and pass if noticed at once; later, rewind only by agreement"
+        }
+        IllegalMoveProcedure::EgfRule4 => {
+            "EGF rule 4 (London Open): unwind if noticed within three moves, else play on"
+        }
+        IllegalMoveProcedure::AgaRule8 => {
+            "AGA Rule 8: taken back as a pass if pointed out before the opponent moves, with a warning"
+        }
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

@@ -1,0 +1,249 @@
+//! The referee's procedures: unwinds restore the past exactly, the record's events read and
+//! print back the same, and every ruling cites clauses that exist.
+
+mod common;
+
+use goconform::board::{Color, Move, Point};
+use goconform::game::procedure::CITED;
+use goconform::game::{Event, Game, Refereed, Ruling, Setup, Verdict};
+use goconform::rules::Rules;
+use goconform::scenario::Suite;
+use goconform::spec::Spec;
+use proptest::prelude::*;
+
+/// What an unwind must restore: everything a later ruling or count depends on.
+fn state(game: &Game) -> String {
+    format!(
+        "{}to move {:?}, phase {:?}, prisoners {:?}, history {}",
+        game.board().diagram(),
+        game.to_move(),
+        game.phase(),
+        game.prisoner_breakdown(),
+        game.history_len()
+    )
+}
+
+/// Plays `choices` as moves of the player to move: each picks an empty point (or a pass),
+/// and a play the rules refuse becomes a pass. Stops before play would pause.
+fn play_randomly(referee: &mut Refereed, choices: &[(u8, u8, bool)], size: u8) -> usize {
+    let mut made = 0;
+    for &(col, row, pass) in choices {
+        let game = referee.game();
+        let mover = game.to_move();
+        let point = Point::new(col % size, row % size);
+        let wants_play = !pass && game.board().get(point).is_none();
+        let event = if wants_play && game.check_play(mover, point).is_ok() {
+            Event::Move(mover, Move::Play(point))
+        } else {
+            Event::Move(mover, Move::Pass)
+        };
+        // Two passes in a row would pause play; avoid them so that moves stay possible.
+        let passes = matches!(event, Event::Move(_, Move::Pass));
+        let mut probe = referee.game().clone();
+        probe.apply(event.clone());
+        if passes && !probe.phase().is_play() {
+            continue;
+        }
+        assert!(referee.apply(event).is_legal());
+        made += 1;
+    }
+    made
+}
+
+fn occupied_point(game: &Game) -> Option<Point> {
+    game.board().stones().first().map(|&(p, _)| p)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// AGA Rule 8 with agreement, any number of moves later: the unwind gives back exactly
+    /// the state before the illegal move (board, turn, phase, prisoners and pass stones,
+    /// repetition history), and the offender is to move again.
+    #[test]
+    fn an_agreed_unwind_restores_the_state_before_the_violation(
+        opening in prop::collection::vec((0u8..7, 0u8..7, prop::bool::weighted(0.1)), 1..40),
+        later in prop::collection::vec((0u8..7, 0u8..7, prop::bool::weighted(0.2)), 1..6),
+    ) {
+        let rules = Rules::default();
+        let mut referee = Refereed::new(rules, &Setup::empty(7, 7)).unwrap();
+        play_randomly(&mut referee, &opening, 7);
+        let Some(point) = occupied_point(referee.game()) else { return Ok(()); };
+        let before = state(referee.game());
+        let offender = referee.game().to_move();
+        let verdict = referee.apply(Event::Breach(offender, Move::Play(point), goconform::game::Breach::Forced));
+        prop_assert!(matches!(verdict, Verdict::Breach { .. }), "{verdict}");
+        let k = play_randomly(&mut referee, &later, 7);
+        let ruling = referee.apply(Event::Notice { agreed: true });
+        let expected = if k == 0 { Ruling::UnwindPass } else { Ruling::UnwindReplay };
+        prop_assert_eq!(ruling, Verdict::Ruled(expected));
+        if k > 0 {
+            prop_assert_eq!(state(referee.game()), before);
+        }
+    }
+
+    /// Noticed at once under AGA Rule 8: the state is the one before the illegal move with a
+    /// pass by the offender, exactly as if the offender had passed instead.
+    #[test]
+    fn an_unwind_and_pass_equals_a_pass_instead(
+        opening in prop::collection::vec((0u8..7, 0u8..7, prop::bool::weighted(0.1)), 1..40),
+    ) {
+        let rules = Rules::default();
+        let mut referee = Refereed::new(rules, &Setup::empty(7, 7)).unwrap();
+        play_randomly(&mut referee, &opening, 7);
+        let Some(point) = occupied_point(referee.game()) else { return Ok(()); };
+        let offender = referee.game().to_move();
+        let mut passed = referee.game().clone();
+        passed.apply(Event::Move(offender, Move::Pass));
+        referee.apply(Event::Breach(offender, Move::Play(point), goconform::game::Breach::Forced));
+        let ruling = referee.apply(Event::Notice { agreed: false });
+        prop_assert_eq!(ruling, Verdict::Ruled(Ruling::UnwindPass));
+        prop_assert_eq!(state(referee.game()), state(&passed));
+        prop_assert_eq!(referee.warnings()[offender.index()], 1);
+    }
+}
+
+#[test]
+fn the_record_events_read_and_print_back_the_same() {
+    for text in [
+        "B D4!",
+        "W pass!",
+        "B D4 leaves-captures",
+        "B D4 removes E5 F5",
+        "W C3 wrong-colour",
+        "B between D4 D5",
+        "W E5 sealed",
+        "notice",
+        "notice agreed",
+    ] {
+        let event = Event::parse(text, 9, 9).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(event.to_string(), text);
+    }
+    for bad in [
+        "B pass leaves-captures",
+        "B D4 removes",
+        "B between D4",
+        "notice maybe",
+        "B D4 sealed now",
+        "B resign!",
+    ] {
+        assert!(Event::parse(bad, 9, 9).is_err(), "{bad} should not parse");
+    }
+}
+
+#[test]
+fn the_plain_executor_refuses_a_referees_record() {
+    let mut game = Game::new(Rules::default(), &Setup::empty(5, 5)).unwrap();
+    let verdict = game.apply(Event::Notice { agreed: false });
+    assert_eq!(verdict.reason().map(|r| r.word()), Some("no-procedure"));
+}
+
+#[test]
+fn every_cited_clause_is_in_the_registry() {
+    let spec = Spec::load(common::root()).unwrap();
+    for id in CITED {
+        assert!(spec.clause(id).is_some(), "{id} is not a clause");
+    }
+}
+
+/// Every ruling the incident scenarios produce cites only clauses listed in `CITED`.
+#[test]
+fn rulings_cite_listed_clauses_only() {
+    let spec = Spec::load(common::root()).unwrap();
+    let suite = Suite::load(&[common::root().join("conformance/incidents")], &spec).unwrap();
+    let mut rulings = 0;
+    for scenario in &suite.scenarios {
+        for run in &scenario.runs {
+            let mut referee = Refereed::new(run.rules, &scenario.setup).unwrap();
+            for event in &scenario.events {
+                referee.apply(event.clone());
+                if let Some(report) = referee.report() {
+                    rulings += 1;
+                    for id in &report.clauses {
+                        assert!(
+                            CITED.contains(id),
+                            "{} under {}: {id} is not in CITED",
+                            scenario.id,
+                            run.label
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(rulings > 0, "the incident scenarios produced no ruling");
+}
+
+#[test]
+fn black_and_white_are_named_in_full_in_explanations() {
+    let mut referee = Refereed::new(Rules::default(), &Setup::empty(5, 5)).unwrap();
+    referee.apply(Event::parse("B C3", 5, 5).unwrap());
+    referee.apply(Event::parse("W C3!", 5, 5).unwrap());
+    assert_eq!(
+        referee.apply(Event::Notice { agreed: false }),
+        Verdict::Ruled(Ruling::UnwindPass)
+    );
+    let report = referee.report().unwrap();
+    assert_eq!(report.offender, Color::White);
+    assert!(report
+        .explanation
+        .iter()
+        .any(|s| s.contains("White passes")));
+}
+
+fn temp_record(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("goconform-ruling-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn ruling_prints_the_three_procedures_side_by_side_with_their_grounds() {
+    let out = common::goconform(&[
+        "ruling",
+        "conformance/incidents/ko-retake-noticed-at-once.toml",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for needle in [
+        "== under bga",
+        "== under london-open",
+        "== under aga",
+        "RULING: unwind-pass",
+        "RULING: unwind-replay",
+        "White passes instead, handing Black a pass stone",
+        "A warning is recorded against White (1 so far)",
+        "london-4: London Open rule 4",
+        "before",
+        "after",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn a_bare_record_is_ruled_under_bga_london_and_aga() {
+    let path = temp_record(
+        "bare.toml",
+        "size = 5\nmoves = [\"B C3\", \"B D3!\", \"W C4\", \"B pass\", \"W D4\", \"notice\"]\n",
+    );
+    let out = common::goconform(&["ruling", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // Black's run of two moves, noticed after three further moves: London still unwinds
+    // (within three), the BGA and AGA let it stand without agreement.
+    assert!(text.contains("RULING: unwind-replay"), "{text}");
+    assert_eq!(text.matches("RULING: stands").count(), 2, "{text}");
+}
+
+#[test]
+fn a_broken_record_names_file_line_column_and_key() {
+    let path = temp_record("broken.toml", "size = 5\nmoves = [\"B C3\", \"B Z9!\"]\n");
+    let out = common::goconform(&["ruling", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("broken.toml:2:"), "{err}");
+    assert!(err.contains("moves[1]"), "{err}");
+}
