@@ -247,3 +247,72 @@ fn a_broken_record_names_file_line_column_and_key() {
     assert!(err.contains("broken.toml:2:"), "{err}");
     assert!(err.contains("moves[1]"), "{err}");
 }
+
+/// An implementation that only judges legality: the plain executor behind the trait.
+struct LegalityOnly(Option<Game>);
+
+impl goconform::conformance::Referee for LegalityOnly {
+    fn info(&self) -> goconform::conformance::EngineInfo {
+        goconform::conformance::EngineInfo {
+            name: "legality-only".to_string(),
+            version: "0".to_string(),
+        }
+    }
+    fn start(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+    ) -> Result<(), goconform::conformance::Unsupported> {
+        let game = Game::new(*rules, setup)
+            .map_err(|e| goconform::conformance::Unsupported(e.to_string()))?;
+        self.0 = Some(game);
+        Ok(())
+    }
+    fn apply(&mut self, event: &Event) -> Result<Verdict, goconform::conformance::EngineError> {
+        let game = self.0.as_mut().expect("started");
+        Ok(game.apply(event.clone()))
+    }
+    fn observe(&self) -> goconform::conformance::Observation {
+        let game = self.0.as_ref().expect("started");
+        let mut stones = game.board().stones();
+        stones.sort();
+        goconform::conformance::Observation {
+            stones: Some(stones),
+            to_move: Some(game.to_move()),
+            prisoners: Some([game.prisoners(Color::Black), game.prisoners(Color::White)]),
+            phase: Some(game.phase()),
+            ..Default::default()
+        }
+    }
+}
+
+#[test]
+fn an_engine_that_only_judges_legality_finds_incidents_not_applicable() {
+    use goconform::conformance::{run_scenario, Outcome};
+    let spec = Spec::load(common::root()).unwrap();
+    let suite = Suite::load(
+        &[
+            common::root().join("conformance/incidents/ko-retake-noticed-at-once.toml"),
+            common::root().join("conformance/ko/basic-ko.toml"),
+        ],
+        &spec,
+    )
+    .unwrap();
+    let mut engine = LegalityOnly(None);
+    for (i, scenario) in suite.scenarios.iter().enumerate() {
+        let trials = run_scenario(scenario, i, &mut engine, &|_| true);
+        assert!(!trials.is_empty());
+        for trial in trials {
+            if scenario.needs_record() {
+                assert!(
+                    matches!(trial.outcome, Outcome::NotApplicable(_)),
+                    "{}: {:?}",
+                    scenario.id,
+                    trial.outcome
+                );
+            } else {
+                assert_eq!(trial.outcome, Outcome::Pass, "{}", scenario.id);
+            }
+        }
+    }
+}

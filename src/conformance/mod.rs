@@ -70,6 +70,14 @@ pub trait Referee {
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
         (None, None)
     }
+    /// Whether the implementation keeps a referee's record: moves that stand on the board
+    /// although they break a rule ([`Event::Breach`], [`Event::Ambiguous`]), notices and
+    /// sealed moves, ruled by the procedures of the `illegal-move` axis. Implementations that
+    /// only judge legality leave this false, and scenarios with such events are not
+    /// applicable to them, never failures.
+    fn keeps_record(&self) -> bool {
+        false
+    }
 }
 
 /// One assertion that did not hold.
@@ -146,6 +154,14 @@ fn run_trial(
     rules: &Rules,
     referee: &mut dyn Referee,
 ) -> (Outcome, Vec<Verdict>) {
+    if scenario.needs_record() && !referee.keeps_record() {
+        return (
+            Outcome::NotApplicable(
+                "the scenario is a referee's record (violations standing on the board, notices), and the implementation only judges legality".to_string(),
+            ),
+            Vec::new(),
+        );
+    }
     if let Err(Unsupported(why)) = referee.start(rules, &scenario.setup) {
         return (Outcome::NotApplicable(why), Vec::new());
     }

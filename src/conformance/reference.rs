@@ -49,6 +49,10 @@ impl Referee for Reference {
         Ok(game.apply(event.clone()))
     }
 
+    fn keeps_record(&self) -> bool {
+        true
+    }
+
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
         let Some(game) = self.game() else {
             return (None, None);

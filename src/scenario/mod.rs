@@ -188,6 +188,21 @@ impl Scenario {
         raw::parse(path, text, topic, spec, raw::Kind::Scenario)
     }
 
+    /// Whether the scenario is a referee's record: a move standing on the board although it
+    /// breaks a rule, a misplaced handicap, a notice or a sealed move.
+    pub fn needs_record(&self) -> bool {
+        self.setup.handicap_as_placed
+            || self.events.iter().any(|e| {
+                matches!(
+                    e,
+                    Event::Breach(..)
+                        | Event::Ambiguous(..)
+                        | Event::Notice { .. }
+                        | Event::Sealed(..)
+                )
+            })
+    }
+
     /// Reads a game record in the scenario format for a ruling: the id, title, clauses,
     /// `checked`, rules and expectations may be left out (expectations given are still
     /// checked for consistency, and `goconform ruling` reports whether they hold).

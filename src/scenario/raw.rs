@@ -622,12 +622,13 @@ pub(crate) fn parse(
     find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
 
     let mut crosschecks = Vec::new();
-    let refereed = events.iter().any(|e| {
-        matches!(
-            e,
-            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
-        )
-    });
+    let refereed = setup.handicap_as_placed
+        || events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
+            )
+        });
     for (i, c) in raw.crosscheck.iter().enumerate() {
         if refereed {
             errors.push(source.error(
