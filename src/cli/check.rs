@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::{load_spec, load_suite, CommandResult};
 use crate::conformance::{run_scenario, Mismatch, Outcome, Referee, Reference, Tally};
-use crate::game::{Game, Verdict};
+use crate::game::{Game, Refereed, Verdict};
 use crate::scenario::{Run, Scenario, Suite};
 
 /// Does a run match a `--rules` filter (its own name or its ruleset's)?
@@ -176,11 +176,12 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
                 overrides.join(", ")
             );
         }
-        let mut game = Game::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
-        println!("start, {} to move:", game.to_move().name());
-        print_board(&game);
+        let mut referee = Refereed::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
+        println!("start, {} to move:", referee.game().to_move().name());
+        print_board(referee.game());
         for (k, event) in s.events.iter().enumerate() {
-            let verdict = game.apply(event.clone());
+            let verdict = referee.apply(event.clone());
+            let game = referee.game();
             let extra = match &verdict {
                 Verdict::Legal { self_captured, .. } if !self_captured.is_empty() => {
                     let pts: Vec<String> = self_captured.iter().map(|p| p.to_string()).collect();
@@ -197,10 +198,21 @@ pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandRes
                 game.to_move().name(),
                 game.phase()
             );
-            if verdict.is_legal() {
-                print_board(&game);
+            if let Some(report) = referee.report() {
+                for sentence in &report.explanation {
+                    println!("   {sentence}");
+                }
+                println!("   grounds: {}", report.clauses.join(", "));
+            }
+            if referee.warnings() != [0, 0] {
+                let [b, w] = referee.warnings();
+                println!("   warnings B {b} W {w}");
+            }
+            if !matches!(verdict, Verdict::Illegal(_)) {
+                print_board(game);
             }
         }
+        let game = referee.game();
         if game.phase() == crate::game::Phase::Ended {
             println!();
             println!(

@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::{load_spec, load_suite, CommandResult};
 use crate::board::{Board, Color, Point};
 use crate::game::counting::{self, format_points, Count};
-use crate::game::{Event, Game, Phase, Prisoners, Reason};
+use crate::game::{Event, Phase, Prisoners, Reason, Refereed};
 use crate::rules::{Ending, Komi, Rules, Scoring, SekiEyes};
 use crate::scenario::{diagram, Scenario};
 use crate::spec::location::Source;
@@ -471,11 +471,11 @@ fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
             refused: Vec::new(),
         }),
         Position::Scenario { scenario, .. } => {
-            let mut game = Game::new(rules, &scenario.setup)
+            let mut referee = Refereed::new(rules, &scenario.setup)
                 .map_err(|e| format!("the set-up is refused: {e}"))?;
             let mut refused = Vec::new();
             for (k, event) in scenario.events.iter().enumerate() {
-                if let Some(reason) = game.apply(event.clone()).reason() {
+                if let Some(reason) = referee.apply(event.clone()).reason() {
                     refused.push(Refused {
                         number: k + 1,
                         event: event.clone(),
@@ -483,6 +483,7 @@ fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
                     });
                 }
             }
+            let game = referee.game();
             Ok(Final {
                 board: game.board().clone(),
                 prisoners: game.prisoner_breakdown(),
