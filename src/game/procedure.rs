@@ -539,6 +539,12 @@ impl Refereed {
             }
         }
         let mut explanation = vec![describe(&open, moves_since, agreed)];
+        if agreed && moves_since > 3 && self.rules.illegal_move == IllegalMoveProcedure::EgfRule4 {
+            explanation.push(
+                "Rule 4 lets an illegal move noticed after three moves stand whatever the players agree."
+                    .to_string(),
+            );
+        }
         let before = self.game.prisoner_breakdown();
         match ruling {
             Ruling::UnwindPass => {
