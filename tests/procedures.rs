@@ -316,3 +316,42 @@ fn an_engine_that_only_judges_legality_finds_incidents_not_applicable() {
         }
     }
 }
+
+#[test]
+fn broken_record_keys_are_located_errors() {
+    let path = temp_record(
+        "bad-keys.toml",
+        r#"id = "bad-keys"
+title = "broken"
+clauses = ["bga-irregular-i"]
+checked = "nothing"
+rules = ["bga"]
+size = 5
+handicap_as_placed = true
+moves = ["B C3", "W C3!", "notice"]
+
+[[expect]]
+after = 2
+breach = "stacked"
+
+[[expect]]
+after = 3
+ruling = "unwind"
+class = "wrong"
+"#,
+    );
+    let out = common::goconform(&["check", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for needle in [
+        "bad-keys.toml:7:",
+        "handicap_as_placed",
+        "bad-keys.toml:12:",
+        "key `expect[0].breach`: unknown reason `stacked`",
+        "bad-keys.toml:16:",
+        "key `expect[1].ruling`: unknown ruling `unwind`",
+        "key `expect[1].class`: unknown class `wrong`",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
+    }
+}

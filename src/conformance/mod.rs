@@ -301,15 +301,7 @@ fn check_after(
                     };
                     (class.word() != actual).then(|| (class.to_string(), actual))
                 }
-                Check::Warnings([b, wt]) => {
-                    let e = format!("B {b}, W {wt}");
-                    let a = seen
-                        .warnings
-                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| {
-                            format!("B {pb}, W {pw}")
-                        });
-                    (e != a).then_some((e, a))
-                }
+                Check::Warnings(expected) => compare_pair(*expected, seen.warnings),
                 Check::Captures(points) | Check::SelfCaptures(points) => {
                     let actual: Vec<Point> = match verdict {
                         Some(Verdict::Legal {
@@ -342,15 +334,7 @@ fn check_after(
                         Some(_) => None,
                     }
                 }
-                Check::Prisoners([b, wt]) => {
-                    let e = format!("B {b}, W {wt}");
-                    let a = seen
-                        .prisoners
-                        .map_or(NOT_OBSERVABLE.to_string(), |[pb, pw]| {
-                            format!("B {pb}, W {pw}")
-                        });
-                    (e != a).then_some((e, a))
-                }
+                Check::Prisoners(expected) => compare_pair(*expected, seen.prisoners),
                 Check::ToMove(c) => {
                     let a = seen
                         .to_move
@@ -388,6 +372,14 @@ fn check_after(
             }
         }
     }
+}
+
+/// Compares a count per colour (prisoners, warnings) with what the implementation shows.
+fn compare_pair(expected: [u32; 2], seen: Option<[u32; 2]>) -> Option<(String, String)> {
+    let text = |[b, w]: [u32; 2]| format!("B {b}, W {w}");
+    let actual = seen.map_or(NOT_OBSERVABLE.to_string(), text);
+    let expected = text(expected);
+    (expected != actual).then_some((expected, actual))
 }
 
 /// A verdict as reports show it.

@@ -136,20 +136,30 @@ impl fmt::Display for Reason {
     }
 }
 
+/// Reads one word of a closed list (reasons, phases, classes, rulings); the error names the
+/// kind of word and lists every allowed one.
+pub(crate) fn from_word<T: Copy>(
+    all: &[T],
+    word: impl Fn(T) -> &'static str,
+    kind: &str,
+    text: &str,
+) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|&v| word(v) == text)
+        .ok_or_else(|| {
+            let words: Vec<&str> = all.iter().map(|&v| word(v)).collect();
+            format!(
+                "unknown {kind} `{text}`; expected one of: {}",
+                words.join(", ")
+            )
+        })
+}
+
 impl FromStr for Reason {
     type Err = String;
     fn from_str(text: &str) -> Result<Reason, String> {
-        Reason::ALL
-            .iter()
-            .copied()
-            .find(|r| r.word() == text)
-            .ok_or_else(|| {
-                let words: Vec<&str> = Reason::ALL.iter().map(|r| r.word()).collect();
-                format!(
-                    "unknown reason `{text}`; expected one of: {}",
-                    words.join(", ")
-                )
-            })
+        from_word(Reason::ALL, Reason::word, "reason", text)
     }
 }
 
@@ -195,13 +205,7 @@ impl fmt::Display for Phase {
 impl FromStr for Phase {
     type Err = String;
     fn from_str(text: &str) -> Result<Phase, String> {
-        Phase::ALL
-            .iter()
-            .copied()
-            .find(|p| p.word() == text)
-            .ok_or_else(|| {
-                format!("unknown phase `{text}`; expected one of: playing, paused, resumed, ended")
-            })
+        from_word(Phase::ALL, Phase::word, "phase", text)
     }
 }
 

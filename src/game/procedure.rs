@@ -69,11 +69,7 @@ impl fmt::Display for Class {
 impl std::str::FromStr for Class {
     type Err = String;
     fn from_str(text: &str) -> Result<Class, String> {
-        Class::ALL
-            .iter()
-            .copied()
-            .find(|c| c.word() == text)
-            .ok_or_else(|| format!("unknown class `{text}`; expected illegal or irregular"))
+        super::from_word(Class::ALL, Class::word, "class", text)
     }
 }
 
@@ -153,17 +149,7 @@ impl fmt::Display for Ruling {
 impl std::str::FromStr for Ruling {
     type Err = String;
     fn from_str(text: &str) -> Result<Ruling, String> {
-        Ruling::ALL
-            .iter()
-            .copied()
-            .find(|r| r.word() == text)
-            .ok_or_else(|| {
-                let words: Vec<&str> = Ruling::ALL.iter().map(|r| r.word()).collect();
-                format!(
-                    "unknown ruling `{text}`; expected one of: {}",
-                    words.join(", ")
-                )
-            })
+        super::from_word(Ruling::ALL, Ruling::word, "ruling", text)
     }
 }
 
@@ -780,41 +766,33 @@ fn decide(
         return (Ruling::Adjudicate, clauses);
     }
     clauses.extend(["bga-violation-classes", "bga-irregular-general"]);
-    let ruling = match open.violation {
-        Reason::CapturesLeft => {
-            clauses.push("bga-irregular-i");
-            Ruling::RemoveCaptures
-        }
-        Reason::RemovedWithLiberties => {
-            clauses.push("bga-irregular-ii");
-            Ruling::RestoreStones
-        }
-        Reason::HandicapMisplaced => {
-            clauses.push("bga-irregular-iii");
-            if at_once {
-                Ruling::SetHandicap
-            } else {
-                Ruling::Stands
-            }
-        }
-        Reason::Occupied => {
-            clauses.push("bga-irregular-iv");
-            if at_once {
-                Ruling::RemoveStoneOpponentMoves
-            } else {
-                Ruling::RemoveStone
-            }
-        }
-        Reason::WrongColour => {
-            clauses.push("bga-irregular-vi");
-            if at_once {
-                Ruling::ReplaceColour
-            } else {
-                Ruling::RepairByAgreement
-            }
-        }
-        _ => Ruling::Adjudicate,
+    // Each irregularity: its item in the BGA list, the fix when noticed at once, and later.
+    let (item, at_once_fix, later_fix) = match open.violation {
+        Reason::CapturesLeft => (
+            "bga-irregular-i",
+            Ruling::RemoveCaptures,
+            Ruling::RemoveCaptures,
+        ),
+        Reason::RemovedWithLiberties => (
+            "bga-irregular-ii",
+            Ruling::RestoreStones,
+            Ruling::RestoreStones,
+        ),
+        Reason::HandicapMisplaced => ("bga-irregular-iii", Ruling::SetHandicap, Ruling::Stands),
+        Reason::Occupied => (
+            "bga-irregular-iv",
+            Ruling::RemoveStoneOpponentMoves,
+            Ruling::RemoveStone,
+        ),
+        Reason::WrongColour => (
+            "bga-irregular-vi",
+            Ruling::ReplaceColour,
+            Ruling::RepairByAgreement,
+        ),
+        _ => return (Ruling::Adjudicate, clauses),
     };
+    clauses.push(item);
+    let ruling = if at_once { at_once_fix } else { later_fix };
     (ruling, clauses)
 }
 
