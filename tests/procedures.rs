@@ -355,3 +355,17 @@ class = "wrong"
         assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
     }
 }
+
+#[test]
+fn the_stone_count_shows_a_stone_of_the_wrong_colour_and_ignores_one_on_an_occupied_point() {
+    let rules = Rules::default();
+    let mut referee = Refereed::new(rules, &Setup::empty(5, 5)).unwrap();
+    for text in ["B C3", "W C3!", "B D4 wrong-colour", "W E5"] {
+        referee.apply(Event::parse(text, 5, 5).unwrap());
+    }
+    assert_eq!(
+        referee.stone_count(),
+        "Stone count: Black put down 2, and 1 are on the board or held as prisoners; \
+         White put down 1, and 2 are on the board or held as prisoners."
+    );
+}

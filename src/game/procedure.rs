@@ -248,6 +248,9 @@ pub struct Refereed {
     moves: u32,
     /// Warnings recorded against Black and White (AGA Tournament Rules VI.B.8).
     warnings: [u32; 2],
+    /// Stones each player has put on the board in moves (a stone of the wrong colour counts
+    /// for the player who put it down), for the stone count.
+    stones_put: [u32; 2],
     /// A stone left between points, waiting for its owner to name one.
     pending: Option<(Color, Vec<Point>)>,
     report: Option<Report>,
@@ -277,6 +280,7 @@ impl Refereed {
             open,
             moves: 0,
             warnings: [0, 0],
+            stones_put: [0, 0],
             pending: None,
             report: None,
         })
@@ -341,6 +345,9 @@ impl Refereed {
         let verdict = self.game.apply(event.clone());
         if verdict.is_legal() {
             self.moves += u32::from(is_move);
+            if let Event::Move(c, Move::Play(_)) = event {
+                self.stones_put[c.index()] += 1;
+            }
             self.log.push(event);
         }
         verdict
@@ -419,6 +426,10 @@ impl Refereed {
             }
         };
         self.moves += 1;
+        if mv != Move::Pass && violation != Reason::Occupied {
+            // A stone on an occupied point lies on top of another and never reaches the board.
+            self.stones_put[color.index()] += 1;
+        }
         self.log.push(event);
         let class = Class::of(violation, self.rules.illegal_move);
         let run = self.open.last_mut().filter(|o| {
@@ -669,11 +680,8 @@ impl Refereed {
             put_down[c.index()] += 1;
         }
         put_down[Color::Black.index()] += self.setup.handicap.len() as u32;
-        for e in &self.log {
-            if let Event::Move(c, Move::Play(_)) | Event::Breach(c, Move::Play(_), _) = e {
-                put_down[c.index()] += 1;
-            }
-        }
+        put_down[0] += self.stones_put[0];
+        put_down[1] += self.stones_put[1];
         let prisoners = self.game.prisoner_breakdown();
         let parts: Vec<String> = [Color::Black, Color::White]
             .iter()
@@ -682,7 +690,8 @@ impl Refereed {
                     prisoners.captures[c.opponent().index()] + prisoners.dead[c.opponent().index()];
                 let found = self.game.board().stone_count(c) + held;
                 format!(
-                    "{c} put down {}, and {found} are on the board or held as prisoners",
+                    "{} put down {}, and {found} are on the board or held as prisoners",
+                    who(c),
                     put_down[c.index()]
                 )
             })
