@@ -468,12 +468,30 @@ pub(crate) fn parse(
                 ));
             }
         }
-        if let Some(r) = &e.illegal {
-            match r.get_ref().parse::<Reason>() {
-                Ok(reason) => checks.push(Check::Verdict(ExpectedVerdict::Illegal(reason))),
-                Err(message) => errors.push(source.error(&r.span(), key("illegal"), message)),
+        let mut word = |value: &Option<Spanned<String>>,
+                        name: &str,
+                        check: &dyn Fn(&str) -> Result<Check, String>| {
+            if let Some(v) = value {
+                match check(v.get_ref()) {
+                    Ok(c) => checks.push(c),
+                    Err(message) => errors.push(source.error(&v.span(), key(name), message)),
+                }
             }
-        }
+        };
+        word(&e.illegal, "illegal", &|w| {
+            w.parse::<Reason>()
+                .map(|r| Check::Verdict(ExpectedVerdict::Illegal(r)))
+        });
+        word(&e.breach, "breach", &|w| {
+            w.parse::<Reason>()
+                .map(|r| Check::Verdict(ExpectedVerdict::Breach(r)))
+        });
+        word(&e.class, "class", &|w| w.parse::<Class>().map(Check::Class));
+        word(&e.ruling, "ruling", &|w| {
+            w.parse::<Ruling>()
+                .map(|r| Check::Verdict(ExpectedVerdict::Ruled(r)))
+        });
+        word(&e.phase, "phase", &|w| w.parse::<Phase>().map(Check::Phase));
         if let Some(points) = &e.captures {
             checks.push(Check::Captures(read_points(
                 &source,
@@ -507,24 +525,6 @@ pub(crate) fn parse(
         if let Some(p) = &e.prisoners {
             checks.push(Check::Prisoners([p.get_ref().black, p.get_ref().white]));
         }
-        if let Some(r) = &e.breach {
-            match r.get_ref().parse::<Reason>() {
-                Ok(reason) => checks.push(Check::Verdict(ExpectedVerdict::Breach(reason))),
-                Err(message) => errors.push(source.error(&r.span(), key("breach"), message)),
-            }
-        }
-        if let Some(c) = &e.class {
-            match c.get_ref().parse::<Class>() {
-                Ok(class) => checks.push(Check::Class(class)),
-                Err(message) => errors.push(source.error(&c.span(), key("class"), message)),
-            }
-        }
-        if let Some(r) = &e.ruling {
-            match r.get_ref().parse::<Ruling>() {
-                Ok(ruling) => checks.push(Check::Verdict(ExpectedVerdict::Ruled(ruling))),
-                Err(message) => errors.push(source.error(&r.span(), key("ruling"), message)),
-            }
-        }
         if let Some(w) = &e.warnings {
             checks.push(Check::Warnings([w.get_ref().black, w.get_ref().white]));
         }
@@ -532,12 +532,6 @@ pub(crate) fn parse(
             match Color::parse(c.get_ref()) {
                 Some(c) => checks.push(Check::ToMove(c)),
                 None => errors.push(source.error(&c.span(), key("to_move"), "expected B or W")),
-            }
-        }
-        if let Some(p) = &e.phase {
-            match p.get_ref().parse::<Phase>() {
-                Ok(p) => checks.push(Check::Phase(p)),
-                Err(message) => errors.push(source.error(&p.span(), key("phase"), message)),
             }
         }
         if let Some(r) = &e.result {
