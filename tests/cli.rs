@@ -337,3 +337,55 @@ fn a_reader_that_stops_early_gets_no_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn jsonl_reports_a_header_every_trial_and_a_complete_footer() {
+    let body = format!(
+        "{}moves = [\"B C3\"]\n\n[[expect]]\nafter = 1\nillegal = \"suicide\"\n",
+        head("wrong-verdict-json")
+    );
+    let path = scenario_file("jsonl", "wrong-verdict-json", &body);
+    let out = goconform(&["check", path.path(), "--format", "jsonl"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["type"], "header");
+    assert_eq!(lines[0]["suite_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(lines[0]["format_version"], 1);
+    assert_eq!(lines[1]["type"], "trial");
+    assert_eq!(lines[1]["outcome"], "fail");
+    assert_eq!(lines[1]["mismatches"][0]["expected"], "illegal: suicide");
+    assert_eq!(lines[1]["mismatches"][0]["actual"], "legal");
+    assert_eq!(lines[1]["mismatches"][0]["line"], 10);
+    assert_eq!(lines[2]["type"], "footer");
+    assert_eq!(lines[2]["fail"], 1);
+    assert_eq!(lines[2]["complete"], true);
+}
+
+#[test]
+fn filters_select_scenarios_by_id_clause_and_topic() {
+    let count = |args: &[&str]| -> u64 {
+        let mut all = vec!["check", "--format", "jsonl"];
+        all.extend_from_slice(args);
+        let out = goconform(&all);
+        assert!(out.status.success(), "{}", text(&out));
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let footer: serde_json::Value =
+            serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        footer["pass"].as_u64().unwrap()
+    };
+    let all = count(&[]);
+    let incidents = count(&["--topic", "incidents"]);
+    let rule4 = count(&["--topic", "incidents", "--clause", "london-4"]);
+    let one = count(&["--id", "ko-retake-noticed-after-four"]);
+    assert!(
+        all > incidents && incidents > rule4 && rule4 > one,
+        "{all} {incidents} {rule4} {one}"
+    );
+    assert_eq!(one, 4, "one scenario, four runs");
+    let unknown = goconform(&["check", "--clause", "no-such-clause"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}

@@ -36,13 +36,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the reference executor over scenarios and report every failure.
-    Check {
-        /// Scenario files or folders (default: the whole suite under conformance/).
-        paths: Vec<PathBuf>,
-        /// Only the runs of this ruleset (a ruleset name or a custom run's name).
-        #[arg(long, value_name = "NAME")]
-        rules: Option<String>,
-    },
+    Check(check::CheckArgs),
     /// Show a scenario move by move: the position after each move, with the verdicts.
     Show {
         scenario: PathBuf,
@@ -89,7 +83,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = find_root(cli.root.as_deref());
     let result = match cli.command {
-        Command::Check { paths, rules } => check::check(&root, &paths, rules.as_deref()),
+        Command::Check(args) => check::check(&root, &args),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),
         Command::Rulesets => views::rulesets(&root),

@@ -7,6 +7,16 @@
 
 mod reference;
 
+/// The version of the report formats (`check --format jsonl`): bumped when a field is
+/// removed or changes meaning; added fields do not bump it.
+pub const REPORT_FORMAT_VERSION: u32 = 1;
+
+/// The version of the suite's interpretation of the rules: bumped when the meaning of a
+/// scenario key, an event, a reason or a result changes, so that an engine's expectations
+/// recorded under one interpretation are not silently compared under another. The suite
+/// release is the crate version.
+pub const INTERPRETATION_VERSION: u32 = 1;
+
 pub use reference::Reference;
 
 use std::fmt;
