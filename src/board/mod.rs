@@ -488,6 +488,17 @@ impl Board {
     }
 }
 
+/// A list of points for people: sorted, space separated, `none` when empty.
+pub fn points_text(points: &[Point]) -> String {
+    if points.is_empty() {
+        return "none".to_string();
+    }
+    let mut sorted = points.to_vec();
+    sorted.sort();
+    let names: Vec<String> = sorted.iter().map(|p| p.to_string()).collect();
+    names.join(" ")
+}
+
 impl PartialEq for Board {
     /// Two boards are equal when they have the same size and the same stones.
     fn eq(&self, other: &Board) -> bool {

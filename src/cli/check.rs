@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::{load_spec, load_suite, CommandResult};
+use super::{load_spec, load_suite, relative, CommandResult};
 use crate::conformance::{
     run_scenario, Mismatch, Outcome, Referee, Reference, Tally, INTERPRETATION_VERSION,
     REPORT_FORMAT_VERSION,
@@ -235,11 +235,7 @@ impl JsonReport {
                 version: info.version,
             },
             options: JsonOptions {
-                paths: args
-                    .paths
-                    .iter()
-                    .map(|p| relative(root, p).into_owned())
-                    .collect(),
+                paths: args.paths.iter().map(|p| relative(root, p)).collect(),
                 rules: args.rules.as_deref(),
                 id: args.id.as_deref(),
                 clause: args.clause.as_deref(),
@@ -273,7 +269,7 @@ impl JsonReport {
         self.line(&JsonTrial {
             r#type: "trial",
             scenario: &scenario.id,
-            file: relative(root, &scenario.path).into_owned(),
+            file: relative(root, &scenario.path),
             topic: &scenario.topic,
             run: &run.label,
             ruleset: &run.ruleset,
@@ -301,13 +297,6 @@ impl JsonReport {
         if let Ok(text) = serde_json::to_string(value) {
             let _ = writeln!(self.out, "{text}");
         }
-    }
-}
-
-fn relative<'a>(root: &Path, path: &'a Path) -> std::borrow::Cow<'a, str> {
-    match path.strip_prefix(root) {
-        Ok(rel) => std::borrow::Cow::Owned(rel.display().to_string()),
-        Err(_) => path.to_string_lossy(),
     }
 }
 

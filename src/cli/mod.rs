@@ -168,6 +168,14 @@ fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A path as reports show it: relative to the project root where it lies inside it.
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
 /// A board as text lines with coordinates, top row first: `X` black, `O` white, `.` empty,
 /// and the stones at `marked` in lower case (dead stones, a stone in question).
 fn board_lines(board: &crate::board::Board, marked: &[crate::board::Point]) -> Vec<String> {

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{board_lines, load_spec, CommandResult};
+use super::{board_lines, load_spec, relative, CommandResult};
 use crate::board::{Board, Point};
 use crate::game::{Event, Refereed, Report, Verdict};
 use crate::rules::{IllegalMoveProcedure, Rules};
@@ -207,11 +207,4 @@ fn procedure_words(procedure: IllegalMoveProcedure) -> &'static str {
             "AGA Rule 8: taken back as a pass if pointed out before the opponent moves, with a warning"
         }
     }
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }

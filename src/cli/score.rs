@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::{load_spec, load_suite, CommandResult};
+use super::{load_spec, load_suite, relative, CommandResult};
 use crate::board::{Board, Color, Point};
 use crate::game::counting::{self, format_points, Count};
 use crate::game::{Event, Phase, Prisoners, Reason, Refereed};
@@ -573,13 +573,6 @@ fn capitalised(word: &str) -> String {
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    match path.strip_prefix(root) {
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => path.display().to_string(),
     }
 }
 

@@ -21,7 +21,7 @@ pub use reference::Reference;
 
 use std::fmt;
 
-use crate::board::{Color, Point};
+use crate::board::{points_text, Color, Point};
 use crate::game::counting::format_points;
 use crate::game::{Event, Phase, Setup, Verdict};
 use crate::rules::Rules;
@@ -227,19 +227,6 @@ fn observe(scenario: &Scenario, run: usize, after: usize, referee: &dyn Referee)
         (seen.result, seen.score) = referee.count();
     }
     seen
-}
-
-fn points_text(points: &[Point]) -> String {
-    if points.is_empty() {
-        return "none".to_string();
-    }
-    let mut sorted = points.to_vec();
-    sorted.sort();
-    sorted
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A diagram of a list of stones on the scenario's board, as the scenario format writes it.

@@ -244,6 +244,18 @@ pub enum Event {
     Sealed(Color, Move),
 }
 
+impl Event {
+    /// Whether the event belongs to a referee's record (a move standing although it breaks a
+    /// rule, an ambiguous stone, a notice, a sealed move): only [`procedure::Refereed`] takes
+    /// these, and GTP engines cannot express them.
+    pub fn is_referees_record(&self) -> bool {
+        matches!(
+            self,
+            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
+        )
+    }
+}
+
 /// How a move recorded by [`Event::Breach`] went wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Breach {

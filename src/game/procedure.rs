@@ -26,7 +26,7 @@
 use std::fmt;
 
 use super::{Breach, Event, Game, Reason, Setup, SetupError, Verdict};
-use crate::board::{Color, Move, Point};
+use crate::board::{points_text, Color, Move, Point};
 use crate::rules::{IllegalMoveProcedure, Rules};
 
 /// How a ruleset classes a violation; the class decides which procedure applies.
@@ -864,16 +864,5 @@ fn who(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
         Color::White => "White",
-    }
-}
-
-fn points_text(points: &[Point]) -> String {
-    let mut sorted = points.to_vec();
-    sorted.sort();
-    let names: Vec<String> = sorted.iter().map(|p| p.to_string()).collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(" ")
     }
 }

@@ -191,16 +191,7 @@ impl Scenario {
     /// Whether the scenario is a referee's record: a move standing on the board although it
     /// breaks a rule, a misplaced handicap, a notice or a sealed move.
     pub fn needs_record(&self) -> bool {
-        self.setup.handicap_as_placed
-            || self.events.iter().any(|e| {
-                matches!(
-                    e,
-                    Event::Breach(..)
-                        | Event::Ambiguous(..)
-                        | Event::Notice { .. }
-                        | Event::Sealed(..)
-                )
-            })
+        is_record(&self.setup, &self.events)
     }
 
     /// Reads a game record in the scenario format for a ruling: the id, title, clauses,
@@ -384,6 +375,12 @@ pub(crate) fn check_setup(setup: &Setup, rules: Rules) -> Result<(), String> {
     Game::new(rules, setup)
         .map(|_| ())
         .map_err(|e| e.to_string())
+}
+
+/// Whether a set-up and its events make a referee's record: a misplaced handicap left
+/// standing, or any event only a referee's record holds.
+pub(crate) fn is_record(setup: &Setup, events: &[Event]) -> bool {
+    setup.handicap_as_placed || events.iter().any(Event::is_referees_record)
 }
 
 /// Parses `played` / `excluded`.

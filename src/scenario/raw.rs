@@ -616,13 +616,7 @@ pub(crate) fn parse(
     find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
 
     let mut crosschecks = Vec::new();
-    let refereed = setup.handicap_as_placed
-        || events.iter().any(|e| {
-            matches!(
-                e,
-                Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
-            )
-        });
+    let refereed = super::is_record(&setup, &events);
     for (i, c) in raw.crosscheck.iter().enumerate() {
         if refereed {
             errors.push(source.error(
