@@ -60,7 +60,11 @@ fn the_whole_suite_passes_under_the_reference() {
     let out = goconform(&["check"]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    assert!(t.contains(" passed, 0 failed"), "{t}");
+    let last = t.lines().last().unwrap_or("");
+    assert!(
+        last.ends_with(" passed") && !last.contains(','),
+        "the last line counts passes and nothing else: {t}"
+    );
 }
 
 #[test]
@@ -354,7 +358,15 @@ fn jsonl_reports_a_header_every_trial_and_a_complete_footer() {
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[0]["type"], "header");
     assert_eq!(lines[0]["suite_version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(lines[0]["format_version"], 1);
+    assert_eq!(lines[0]["format_version"], 2);
+    assert_eq!(lines[0]["interpretation_version"], 1);
+    assert_eq!(lines[0]["engine"]["name"], "goconform-reference");
+    assert_eq!(lines[0]["tier"], "strict");
+    assert_eq!(lines[0]["options"]["engine"], "reference");
+    assert!(lines[0]["capabilities"]["observes"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("procedures")));
     assert_eq!(lines[1]["type"], "trial");
     assert_eq!(lines[1]["outcome"], "fail");
     assert_eq!(lines[1]["mismatches"][0]["expected"], "illegal: suicide");
@@ -362,7 +374,132 @@ fn jsonl_reports_a_header_every_trial_and_a_complete_footer() {
     assert_eq!(lines[1]["mismatches"][0]["line"], 10);
     assert_eq!(lines[2]["type"], "footer");
     assert_eq!(lines[2]["fail"], 1);
+    assert_eq!(lines[2]["by_level"][0]["level"], "must");
+    assert_eq!(lines[2]["by_level"][0]["fail"], 1);
     assert_eq!(lines[2]["complete"], true);
+}
+
+/// The failing scenario of the expectation tests, with an expectations file beside it.
+fn wrong_verdict(test: &str) -> (ScratchScenario, String) {
+    let body = format!(
+        "{}moves = [\"B C3\"]\n\n[[expect]]\nafter = 1\nillegal = \"suicide\"\n",
+        head("wrong-verdict-listed")
+    );
+    let path = scenario_file(test, "wrong-verdict-listed", &body);
+    let list = path
+        .folder
+        .join("expect.toml")
+        .to_str()
+        .unwrap()
+        .to_string();
+    (path, list)
+}
+
+#[test]
+fn written_expectations_turn_failures_into_expected_failures() {
+    let (path, list) = wrong_verdict("write-expect");
+    let out = goconform(&["check", path.path(), "--write-expectations", &list]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let written = std::fs::read_to_string(&list).unwrap();
+    assert!(
+        written.contains("scenario = \"wrong-verdict-listed\""),
+        "{written}"
+    );
+    assert!(written.contains("run = \"aga\""), "{written}");
+    assert!(written.contains("interpretation = 1"), "{written}");
+    // Listed, the failure no longer fails the run, and the text report says so with -v.
+    let out = goconform(&["check", path.path(), "--expectations", &list, "-v"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("EXPECTED-FAILURE wrong-verdict-listed under aga"),
+        "{t}"
+    );
+    assert!(t.contains("1 expected failures"), "{t}");
+}
+
+#[test]
+fn a_listed_trial_that_passes_fails_the_run() {
+    let (path, list) = wrong_verdict("unexpected-pass");
+    std::fs::write(
+        &list,
+        "[[expected-failure]]\nscenario = \"basic-ko\"\nreason = \"thought broken\"\n",
+    )
+    .unwrap();
+    let out = goconform(&["check", "--id", "basic-ko", "--expectations", &list]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("UNEXPECTED-PASS basic-ko"), "{t}");
+    assert!(t.contains("thought broken"), "{t}");
+    drop(path);
+}
+
+#[test]
+fn an_expectations_file_naming_no_scenario_is_a_located_error() {
+    let (path, list) = wrong_verdict("unknown-entry");
+    std::fs::write(
+        &list,
+        "engine = \"x\"\n\n[[expected-failure]]\nscenario = \"no-such-scenario\"\nreason = \"r\"\n",
+    )
+    .unwrap();
+    let out = goconform(&["check", "--id", "basic-ko", "--expectations", &list]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("expect.toml:3:1: key `expected-failure[0]`"),
+        "{t}"
+    );
+    assert!(t.contains("no scenario `no-such-scenario`"), "{t}");
+    drop(path);
+}
+
+#[test]
+fn junit_is_written_beside_the_text_report() {
+    let (path, _) = wrong_verdict("junit");
+    let xml_path = path.folder.join("report.xml");
+    let xml_arg = xml_path.to_str().unwrap();
+    let out = goconform(&["check", path.path(), "--junit", xml_arg]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let xml = std::fs::read_to_string(&xml_path).unwrap();
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert!(xml.contains("wrong-verdict-listed[aga]"), "{xml}");
+    assert!(xml.contains("<failure"), "{xml}");
+    assert!(xml.contains("reproduce: goconform check"), "{xml}");
+}
+
+#[test]
+fn the_matrix_shows_clauses_by_ruleset_without_a_percentage() {
+    let out = goconform(&["check", "--topic", "ko", "--matrix"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("by clause (passed/applicable):"), "{t}");
+    assert!(t.contains("by level (passed/applicable):"), "{t}");
+    assert!(!t.contains('%'), "{t}");
+}
+
+#[test]
+fn compare_writes_markdown_and_html() {
+    let (path, _) = wrong_verdict("compare");
+    let html = path.folder.join("table.html");
+    let out = goconform(&[
+        "compare",
+        "--engine",
+        "reference",
+        "--engine",
+        "reference",
+        "--topic",
+        "ko",
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("| goconform-reference 0.3.0 |"), "{t}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    let unknown = goconform(&["compare", "--engine", "reference", "--engine", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown).contains("unknown engine `nope`"));
 }
 
 #[test]

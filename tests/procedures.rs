@@ -258,6 +258,11 @@ impl goconform::conformance::Referee for LegalityOnly {
             version: "0".to_string(),
         }
     }
+    fn capabilities(&self) -> goconform::conformance::Capabilities {
+        use goconform::conformance::Observable::*;
+        goconform::conformance::Capabilities::new()
+            .observing([Reasons, Captures, Board, ToMove, Prisoners, Phase])
+    }
     fn start(
         &mut self,
         rules: &Rules,

@@ -5,14 +5,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 
-use super::{load_spec, load_suite, relative, CommandResult};
+use super::{engines, load_spec, load_suite, relative, CommandResult, Project};
+use crate::conformance::harness::{progress_wanted, select};
+use crate::conformance::junit::junit;
+use crate::conformance::matrix::{matrix, Matrix};
+use crate::conformance::report::write_jsonl;
 use crate::conformance::{
-    run_scenario, Mismatch, Outcome, Referee, Reference, Tally, INTERPRETATION_VERSION,
-    REPORT_FORMAT_VERSION,
+    Harness, Mismatch, Outcome, RunReport, Tally, Tier, Trial, INTERPRETATION_VERSION,
 };
 use crate::game::{Game, Refereed, Verdict};
+use crate::scenario::expectations::{Expectations, ExpectedFailure};
 use crate::scenario::{Run, Scenario, Suite};
 
 /// Does a run match a `--rules` filter (its own name or its ruleset's)?
@@ -20,9 +23,9 @@ fn run_matches(run: &Run, filter: Option<&str>) -> bool {
     filter.is_none_or(|f| run.label == f || run.ruleset == f)
 }
 
-/// The arguments of `goconform check`.
+/// Which trials to run: shared by `check` and `compare`.
 #[derive(Args)]
-pub(super) struct CheckArgs {
+pub(super) struct SelectArgs {
     /// Scenario files or folders (default: the whole suite under conformance/).
     paths: Vec<PathBuf>,
     /// Only the runs of this ruleset (a ruleset name or a custom run's name).
@@ -37,19 +40,17 @@ pub(super) struct CheckArgs {
     /// Only scenarios of this topic (the folder under conformance/).
     #[arg(long, value_name = "NAME")]
     topic: Option<String>,
-    /// The report: text for people, or JSON lines (a header, one line per trial, a footer).
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    format: ReportFormat,
 }
 
-/// How `check` reports.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum ReportFormat {
-    Text,
-    Jsonl,
+/// The spec, the scenarios loaded (before the filters, so that an expectations file can be
+/// checked against all of them) and the trials selected from them.
+pub(super) struct Selected {
+    pub spec: crate::spec::Spec,
+    pub suite: Suite,
+    pub trials: Vec<(usize, usize)>,
 }
 
-impl CheckArgs {
+impl SelectArgs {
     /// Whether a scenario passes the `--id`, `--clause` and `--topic` filters.
     fn selects(&self, scenario: &Scenario) -> bool {
         self.id.as_deref().is_none_or(|t| scenario.id.contains(t))
@@ -59,79 +60,289 @@ impl CheckArgs {
                 .is_none_or(|c| scenario.clauses.iter().any(|x| x == c))
             && self.topic.as_deref().is_none_or(|t| scenario.topic == t)
     }
-}
 
-pub(super) fn check(root: &Path, args: &CheckArgs) -> CommandResult {
-    let spec = load_spec(root)?;
-    let mut suite = load_suite(root, &args.paths, &spec)?;
-    if let Some(c) = args.clause.as_deref().filter(|c| spec.clause(c).is_none()) {
-        return Err(format!(
-            "unknown clause `{c}` (goconform coverage lists them)"
-        ));
+    fn is_filtered(&self) -> bool {
+        self.rules.is_some()
+            || self.id.is_some()
+            || self.clause.is_some()
+            || self.topic.is_some()
+            || !self.paths.is_empty()
     }
-    suite.scenarios.retain(|s| args.selects(s));
-    let filter = args.rules.as_deref();
-    if let Some(f) = filter {
-        let known = suite
-            .scenarios
-            .iter()
-            .flat_map(|s| &s.runs)
-            .any(|r| run_matches(r, Some(f)));
-        if !known && spec.ruleset(f).is_none() {
+
+    /// Loads the spec and the scenarios and applies the filters, refusing unknown clause
+    /// and ruleset names (a typo must not select nothing and pass).
+    pub(super) fn load(&self, root: &Project) -> Result<Selected, String> {
+        let spec = load_spec(root)?;
+        let suite = load_suite(root, &self.paths, &spec)?;
+        if let Some(c) = self.clause.as_deref().filter(|c| spec.clause(c).is_none()) {
             return Err(format!(
-                "unknown ruleset `{f}`; known rulesets: {}",
-                spec.ruleset_names().join(", ")
+                "unknown clause `{c}` (goconform coverage lists them)"
             ));
         }
-    }
-    let mut reference = Reference::new();
-    let mut tally = Tally::default();
-    let mut by_ruleset: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut failures = Vec::new();
-    let mut report =
-        (args.format == ReportFormat::Jsonl).then(|| JsonReport::start(root, args, &reference));
-    for (index, scenario) in suite.scenarios.iter().enumerate() {
-        let only = |label: &str| {
-            scenario
-                .runs
+        let filter = self.rules.as_deref();
+        if let Some(f) = filter {
+            let known = suite
+                .scenarios
                 .iter()
-                .find(|r| r.label == label)
-                .is_some_and(|r| run_matches(r, filter))
-        };
-        for trial in run_scenario(scenario, index, &mut reference, &only) {
-            tally.add(&trial.outcome);
-            by_ruleset
-                .entry(scenario.runs[trial.run].label.clone())
-                .or_default()
-                .add(&trial.outcome);
-            if let Some(report) = &mut report {
-                report.trial(root, scenario, trial.run, &trial.outcome);
-            }
-            if !matches!(trial.outcome, Outcome::Pass) {
-                failures.push((index, trial.run, trial.outcome));
+                .flat_map(|s| &s.runs)
+                .any(|r| run_matches(r, Some(f)));
+            if !known && spec.ruleset(f).is_none() {
+                return Err(format!(
+                    "unknown ruleset `{f}`; known rulesets: {}",
+                    spec.ruleset_names().join(", ")
+                ));
             }
         }
+        let trials = select(&suite, |s, run| self.selects(s) && run_matches(run, filter));
+        Ok(Selected {
+            spec,
+            suite,
+            trials,
+        })
     }
-    let failed = tally.fail + tally.error;
-    let code = if failed == 0 {
+
+    pub(super) fn options_json(&self, root: &Project) -> serde_json::Value {
+        serde_json::json!({
+            "paths": self.paths.iter().map(|p| relative(root, p)).collect::<Vec<_>>(),
+            "rules": self.rules,
+            "id": self.id,
+            "clause": self.clause,
+            "topic": self.topic,
+        })
+    }
+}
+
+/// The arguments of `goconform check`.
+#[derive(Args)]
+pub(super) struct CheckArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    /// The implementation to check (see `goconform engines`).
+    #[arg(long, value_name = "SPEC", default_value = "reference")]
+    engine: String,
+    /// The engine's expectations file: trials it is known to fail, each with a reason.
+    #[arg(long, value_name = "FILE")]
+    expectations: Option<PathBuf>,
+    /// Write an expectations file listing every trial that failed in this run.
+    #[arg(long, value_name = "FILE")]
+    write_expectations: Option<PathBuf>,
+    /// How verdicts are compared: strict also compares the reasons of illegal moves; auto
+    /// is strict for engines that report reasons.
+    #[arg(long, value_enum, default_value_t = TierChoice::Auto)]
+    tier: TierChoice,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    jobs: usize,
+    /// The report on standard output: text for people, or JSON lines (a header, one line
+    /// per trial, a footer).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
+    /// Also write a JUnit XML report to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Print the per-clause matrix: passed over applicable trials, by ruleset.
+    #[arg(long)]
+    matrix: bool,
+    /// List every trial that did not pass, expected failures and trials that did not apply
+    /// included (by default only what fails the run).
+    #[arg(long, short = 'v')]
+    verbose: bool,
+}
+
+/// How `check` reports.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum ReportFormat {
+    Text,
+    Jsonl,
+}
+
+/// `--tier`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum TierChoice {
+    Auto,
+    Basic,
+    Strict,
+}
+
+impl CheckArgs {
+    /// The options as the JSON-lines header records them.
+    fn options_json(&self, root: &Project) -> serde_json::Value {
+        let mut options = self.select.options_json(root);
+        options["engine"] = serde_json::json!(self.engine);
+        options["tier"] = serde_json::json!(match self.tier {
+            TierChoice::Auto => "auto",
+            TierChoice::Basic => "basic",
+            TierChoice::Strict => "strict",
+        });
+        options["expectations"] =
+            serde_json::json!(self.expectations.as_ref().map(|p| relative(root, p)));
+        options
+    }
+
+    /// The options a reproduction command repeats besides the file and the run.
+    fn reproduce_options(&self) -> String {
+        let mut out = String::new();
+        if self.engine != "reference" {
+            out.push_str(&format!(" --engine {}", self.engine));
+        }
+        match self.tier {
+            TierChoice::Auto => {}
+            TierChoice::Basic => out.push_str(" --tier basic"),
+            TierChoice::Strict => out.push_str(" --tier strict"),
+        }
+        out
+    }
+}
+
+pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
+    let Selected {
+        spec,
+        suite,
+        trials: selection,
+    } = args.select.load(root)?;
+    let factory = engines::factory(&args.engine)?;
+    let expectations = match &args.expectations {
+        None => None,
+        Some(path) => Some(load_expectations(path, &suite)?),
+    };
+    let harness = Harness {
+        expectations: expectations.as_ref(),
+        tier: match args.tier {
+            TierChoice::Auto => None,
+            TierChoice::Basic => Some(Tier::Basic),
+            TierChoice::Strict => Some(Tier::Strict),
+        },
+        jobs: args.jobs,
+        progress: args.format == ReportFormat::Text && progress_wanted(),
+    };
+    let report = harness
+        .run(&suite, &selection, factory.as_ref())
+        .map_err(|e| e.to_string())?;
+    let tally = report.tally();
+    let matrix = matrix(&suite, &spec, &report);
+    let code = if tally.failing() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     };
-    if let Some(report) = report {
-        report.finish(&tally);
+    if let Some(path) = &args.junit {
+        let xml = junit(&report, &suite, "goconform").map_err(|e| e.to_string())?;
+        std::fs::write(path, xml).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.write_expectations {
+        write_expectations(path, &suite, &report, expectations.as_ref())?;
+        if args.select.is_filtered() {
+            eprintln!(
+                "goconform: {} lists only the failures among the selected trials",
+                path.display()
+            );
+        }
+    }
+    if args.format == ReportFormat::Jsonl {
+        let mut out = std::io::stdout().lock();
+        // A closed pipe ends the output quietly (the binary restores the default SIGPIPE
+        // action), so a write error here is not reported.
+        let _ = write_jsonl(
+            &mut out,
+            &suite,
+            &report,
+            &matrix,
+            &args.options_json(root),
+            &|p| relative(root, p),
+        );
         return Ok(code);
     }
-    let info = reference.info();
-    println!(
-        "goconform check: {} scenarios, {} trials, engine {} {}",
-        suite.scenarios.len(),
-        tally.total(),
-        info.name,
-        info.version
+    print_text(root, args, &suite, &report, &matrix, &tally);
+    Ok(code)
+}
+
+/// Reads an engine's expectations file and checks that every entry names a trial of the
+/// scenarios loaded (before the filters), so that a list cannot keep entries for scenarios
+/// that are gone.
+fn load_expectations(path: &Path, suite: &Suite) -> Result<Expectations, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let located = |errors: Vec<crate::spec::location::Located>| {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        format!("invalid expectations file:\n{}", lines.join("\n"))
+    };
+    let expectations = Expectations::parse(path, &text, INTERPRETATION_VERSION).map_err(located)?;
+    let unknown = expectations.unknown_in(suite);
+    if unknown.is_empty() {
+        Ok(expectations)
+    } else {
+        Err(located(unknown))
+    }
+}
+
+/// Writes an expectations file listing every failing trial of the run: the reason kept from
+/// the old file where the trial was already listed, else the first thing that went wrong.
+fn write_expectations(
+    path: &Path,
+    suite: &Suite,
+    report: &RunReport,
+    old: Option<&Expectations>,
+) -> Result<(), String> {
+    let entries: Vec<ExpectedFailure> = report
+        .trials
+        .iter()
+        .filter_map(|t| {
+            let scenario = &suite.scenarios[t.scenario];
+            let run = &scenario.runs[t.run].label;
+            let listed = old.and_then(|o| o.lookup(&scenario.id, run));
+            let reason = match &t.outcome {
+                Outcome::ExpectedFailure { listed, .. } => listed.clone(),
+                o if o.is_failure() => o.summary(),
+                _ => return None,
+            };
+            Some(ExpectedFailure {
+                scenario: scenario.id.clone(),
+                run: Some(run.clone()),
+                reason,
+                link: listed.and_then(|l| l.link.clone()),
+                line: 0,
+            })
+        })
+        .collect();
+    let text = Expectations::render(&report.engine.name, INTERPRETATION_VERSION, &entries);
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!(
+        "goconform: wrote {} expected failures to {}",
+        entries.len(),
+        path.display()
     );
-    for (index, run, outcome) in &failures {
-        print_failure(root, &suite, *index, *run, outcome);
+    Ok(())
+}
+
+fn print_text(
+    root: &Project,
+    args: &CheckArgs,
+    suite: &Suite,
+    report: &RunReport,
+    matrix: &Matrix,
+    tally: &Tally,
+) {
+    let mut scenarios: Vec<usize> = report.trials.iter().map(|t| t.scenario).collect();
+    scenarios.dedup();
+    println!(
+        "goconform check: {} scenarios, {} trials, engine {}, {} tier",
+        scenarios.len(),
+        tally.total(),
+        report.engine,
+        report.tier.word()
+    );
+    for trial in &report.trials {
+        if trial.outcome.fails_run() || (args.verbose && trial.outcome != Outcome::Pass) {
+            print_trial(root, args, suite, trial);
+        }
+    }
+    let mut by_ruleset: BTreeMap<&str, Tally> = BTreeMap::new();
+    for trial in &report.trials {
+        let run = &suite.scenarios[trial.scenario].runs[trial.run];
+        by_ruleset
+            .entry(run.label.as_str())
+            .or_default()
+            .add(&trial.outcome);
     }
     println!();
     println!("by run:");
@@ -139,189 +350,60 @@ pub(super) fn check(root: &Path, args: &CheckArgs) -> CommandResult {
         println!("  {label:<28} {t}");
     }
     println!();
-    println!("{} passed, {failed} failed", tally.pass);
-    if tally.not_applicable > 0 {
-        println!("({} not applicable)", tally.not_applicable);
+    println!("by level (passed/applicable):");
+    for line in matrix.levels_text().lines() {
+        println!("  {line}");
     }
-    Ok(code)
-}
-
-/// The JSON-lines report: one object per line, each with a `type`. The header says which
-/// versions and options produced the run, every trial follows in the suite's order, and the
-/// footer carries the totals and `complete: true`, so a consumer can tell a run that was cut
-/// short from one that finished.
-struct JsonReport {
-    out: std::io::StdoutLock<'static>,
-}
-
-#[derive(Serialize)]
-struct JsonHeader<'a> {
-    r#type: &'static str,
-    suite_version: &'static str,
-    format_version: u32,
-    interpretation_version: u32,
-    engine: JsonEngine,
-    options: JsonOptions<'a>,
-    /// Runs are deterministic: there is no seed.
-    seed: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct JsonEngine {
-    name: String,
-    version: String,
-}
-
-#[derive(Serialize)]
-struct JsonOptions<'a> {
-    paths: Vec<String>,
-    rules: Option<&'a str>,
-    id: Option<&'a str>,
-    clause: Option<&'a str>,
-    topic: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct JsonTrial<'a> {
-    r#type: &'static str,
-    scenario: &'a str,
-    file: String,
-    topic: &'a str,
-    run: &'a str,
-    ruleset: &'a str,
-    /// `pass`, `fail`, `not-applicable` or `error`.
-    outcome: String,
-    /// Why a trial was not applicable or errored.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    mismatches: Vec<JsonMismatch<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonMismatch<'a> {
-    after: usize,
-    line: usize,
-    key: &'static str,
-    expected: &'a str,
-    actual: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    first_difference: Option<String>,
-}
-
-#[derive(Serialize)]
-struct JsonFooter {
-    r#type: &'static str,
-    pass: usize,
-    fail: usize,
-    not_applicable: usize,
-    error: usize,
-    complete: bool,
-}
-
-impl JsonReport {
-    fn start(root: &Path, args: &CheckArgs, engine: &dyn Referee) -> JsonReport {
-        let info = engine.info();
-        let mut report = JsonReport {
-            out: std::io::stdout().lock(),
-        };
-        report.line(&JsonHeader {
-            r#type: "header",
-            suite_version: env!("CARGO_PKG_VERSION"),
-            format_version: REPORT_FORMAT_VERSION,
-            interpretation_version: INTERPRETATION_VERSION,
-            engine: JsonEngine {
-                name: info.name,
-                version: info.version,
-            },
-            options: JsonOptions {
-                paths: args.paths.iter().map(|p| relative(root, p)).collect(),
-                rules: args.rules.as_deref(),
-                id: args.id.as_deref(),
-                clause: args.clause.as_deref(),
-                topic: args.topic.as_deref(),
-            },
-            seed: None,
-        });
-        report
-    }
-
-    fn trial(&mut self, root: &Path, scenario: &Scenario, run: usize, outcome: &Outcome) {
-        let reason = match outcome {
-            Outcome::NotApplicable(why) | Outcome::Error(why) => Some(why.as_str()),
-            Outcome::Pass | Outcome::Fail(_) => None,
-        };
-        let mismatches = match outcome {
-            Outcome::Fail(list) => list
-                .iter()
-                .map(|m| JsonMismatch {
-                    after: m.after,
-                    line: m.line,
-                    key: m.key,
-                    expected: &m.expected,
-                    actual: &m.actual,
-                    first_difference: m.first_difference.map(|p| p.to_string()),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let run = &scenario.runs[run];
-        self.line(&JsonTrial {
-            r#type: "trial",
-            scenario: &scenario.id,
-            file: relative(root, &scenario.path),
-            topic: &scenario.topic,
-            run: &run.label,
-            ruleset: &run.ruleset,
-            outcome: outcome.word().replace(' ', "-"),
-            reason,
-            mismatches,
-        });
-    }
-
-    fn finish(mut self, tally: &Tally) {
-        self.line(&JsonFooter {
-            r#type: "footer",
-            pass: tally.pass,
-            fail: tally.fail,
-            not_applicable: tally.not_applicable,
-            error: tally.error,
-            complete: true,
-        });
-    }
-
-    /// Writes one object as one line. A closed pipe ends the output quietly (the binary
-    /// restores the default SIGPIPE action), so write errors are not reported here.
-    fn line(&mut self, value: &impl Serialize) {
-        use std::io::Write;
-        if let Ok(text) = serde_json::to_string(value) {
-            let _ = writeln!(self.out, "{text}");
+    if args.matrix {
+        println!();
+        println!("by clause (passed/applicable):");
+        for line in matrix.clauses_text().lines() {
+            println!("  {line}");
         }
     }
+    println!();
+    println!("{tally}");
 }
 
-fn print_failure(root: &Path, suite: &Suite, index: usize, run: usize, outcome: &Outcome) {
-    let s = &suite.scenarios[index];
-    let label = &s.runs[run].label;
+fn print_trial(root: &Project, args: &CheckArgs, suite: &Suite, trial: &Trial) {
+    let s = &suite.scenarios[trial.scenario];
+    let label = &s.runs[trial.run].label;
     let file = relative(root, &s.path);
     println!();
     println!(
         "{} {} under {} ({})",
-        outcome.word().to_uppercase(),
+        trial.outcome.word().to_uppercase(),
         s.id,
         label,
         file
     );
+    print_outcome(s, &trial.outcome);
+    println!(
+        "  reproduce: goconform check {file} --rules {label}{}",
+        args.reproduce_options()
+    );
+}
+
+fn print_outcome(s: &Scenario, outcome: &Outcome) {
     match outcome {
         Outcome::Fail(mismatches) => {
             for m in mismatches {
                 print_mismatch(s, m);
             }
         }
-        Outcome::NotApplicable(why) | Outcome::Error(why) => println!("  {why}"),
+        Outcome::ExpectedFailure { listed, actual } => {
+            println!("  listed as an expected failure: {listed}");
+            print_outcome(s, actual);
+        }
+        Outcome::UnexpectedPass { listed } => {
+            println!("  listed as an expected failure ({listed}), but it passed: remove the entry from the expectations file");
+        }
+        Outcome::NotApplicable(why)
+        | Outcome::Error(why)
+        | Outcome::Timeout(why)
+        | Outcome::HarnessError(why) => println!("  {why}"),
         Outcome::Pass => {}
     }
-    println!("  reproduce: goconform check {file} --rules {label}");
 }
 
 fn print_mismatch(s: &Scenario, m: &Mismatch) {
@@ -361,7 +443,7 @@ fn print_mismatch(s: &Scenario, m: &Mismatch) {
     }
 }
 
-pub(super) fn show(root: &Path, path: &Path, filter: Option<&str>) -> CommandResult {
+pub(super) fn show(root: &Project, path: &Path, filter: Option<&str>) -> CommandResult {
     let spec = load_spec(root)?;
     let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
     let Some(s) = suite.scenarios.first() else {

@@ -5,6 +5,8 @@
 //! unknown names).
 
 mod check;
+mod compare;
+mod engines;
 mod ruling;
 mod score;
 mod views;
@@ -16,7 +18,7 @@ use clap::{Parser, Subcommand};
 
 use crate::rules::Rules;
 use crate::scenario::Suite;
-use crate::spec::Spec;
+use crate::spec::{embedded, Spec};
 
 #[derive(Parser)]
 #[command(
@@ -25,18 +27,30 @@ use crate::spec::Spec;
     about = "The rules of Go under AGA-style rules, as a specification and a conformance suite"
 )]
 struct Cli {
-    /// The project folder holding spec/ and conformance/ (default: found from the current
-    /// folder upwards, else the folder this binary was built from).
+    /// The project folder holding spec/ and conformance/ (default: the first folder from the
+    /// current folder upwards that holds spec/rulesets and conformance/, else the copy built
+    /// into this binary).
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Use the specification and scenarios built into this binary, even inside a project
+    /// folder.
+    #[arg(long, global = true, conflicts_with = "root")]
+    embedded: bool,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the reference executor over scenarios and report every failure.
+    /// Run scenarios through an implementation (the reference by default) and report
+    /// every trial that fails the run.
     Check(check::CheckArgs),
+    /// The same trials through several implementations: a table of disagreements grouped by
+    /// clause, in Markdown and as an HTML page.
+    Compare(compare::CompareArgs),
+    /// The implementations `check --engine` and `compare --engine` can run, with their
+    /// capabilities.
+    Engines,
     /// Show a scenario move by move: the position after each move, with the verdicts.
     Show {
         scenario: PathBuf,
@@ -76,14 +90,24 @@ enum Command {
         #[arg(long = "set", value_name = "AXIS=VALUE")]
         set: Vec<String>,
     },
+    /// Write the embedded specification and scenarios (spec/, conformance/) into DIR, so they
+    /// can be read, edited and run with --root DIR.
+    Export {
+        dir: PathBuf,
+        /// Overwrite files under DIR that differ from the embedded copy.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let root = find_root(cli.root.as_deref());
+    let root = Project::find(cli.root.as_deref(), cli.embedded);
     let result = match cli.command {
         Command::Check(args) => check::check(&root, &args),
+        Command::Compare(args) => compare::compare(&root, &args),
+        Command::Engines => engines::list(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),
         Command::Rulesets => views::rulesets(&root),
@@ -92,6 +116,7 @@ pub fn main() -> ExitCode {
         Command::Score(args) => score::score(&root, &args),
         Command::Ruling(args) => ruling::ruling(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
+        Command::Export { dir, force } => export(&dir, force),
     };
     match result {
         Ok(code) => code,
@@ -105,39 +130,96 @@ pub fn main() -> ExitCode {
 /// The outcome of a subcommand: an exit code, or a message for bad input.
 type CommandResult = Result<ExitCode, String>;
 
-fn find_root(given: Option<&Path>) -> PathBuf {
-    if let Some(root) = given {
-        return root.to_path_buf();
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        let mut dir: Option<&Path> = Some(&cwd);
-        while let Some(d) = dir {
-            if d.join("spec").join("rulesets").is_dir() && d.join("conformance").is_dir() {
-                return d.to_path_buf();
+/// Where the specification and the scenarios come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Project {
+    /// A project folder on disk holding spec/ and conformance/.
+    Dir(PathBuf),
+    /// The copy built into this binary ([`embedded`]); its files are named by their paths
+    /// relative to the project root.
+    Embedded,
+}
+
+impl Project {
+    /// `--root DIR` if given; else the embedded copy if asked for; else the first folder from
+    /// the current folder upwards that holds spec/rulesets and conformance/; else the embedded
+    /// copy.
+    fn find(given: Option<&Path>, embedded: bool) -> Project {
+        if let Some(root) = given {
+            return Project::Dir(root.to_path_buf());
+        }
+        if embedded {
+            return Project::Embedded;
+        }
+        if let Ok(cwd) = std::env::current_dir() {
+            let mut dir: Option<&Path> = Some(&cwd);
+            while let Some(d) = dir {
+                if d.join("spec").join("rulesets").is_dir() && d.join("conformance").is_dir() {
+                    return Project::Dir(d.to_path_buf());
+                }
+                dir = d.parent();
             }
-            dir = d.parent();
+        }
+        Project::Embedded
+    }
+}
+
+fn load_spec(root: &Project) -> Result<Spec, String> {
+    match root {
+        Project::Dir(dir) => Spec::load(dir)
+            .map_err(|e| format!("the specification under {} is invalid:\n{e}", dir.display())),
+        Project::Embedded => {
+            embedded::spec().map_err(|e| format!("the embedded specification is invalid:\n{e}"))
         }
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn load_spec(root: &Path) -> Result<Spec, String> {
-    Spec::load(root).map_err(|e| {
-        format!(
-            "the specification under {} is invalid:\n{e}",
-            root.display()
-        )
-    })
-}
-
-fn load_suite(root: &Path, paths: &[PathBuf], spec: &Spec) -> Result<Suite, String> {
-    let default = [root.join("conformance")];
-    let paths = if paths.is_empty() {
-        &default[..]
-    } else {
-        paths
+/// The scenarios at `paths` (files or folders), or the project's whole suite if none are
+/// given. Paths are read from disk; with the embedded copy, paths that are not on disk but
+/// name embedded files or folders (`conformance/ko`, as reports print them) are taken from it.
+fn load_suite(root: &Project, paths: &[PathBuf], spec: &Spec) -> Result<Suite, String> {
+    let loaded = match root {
+        Project::Embedded if paths.is_empty() => {
+            Suite::from_texts(&embedded::scenario_texts(), spec)
+        }
+        Project::Embedded if paths.iter().all(|p| !p.exists()) => match embedded_scenarios(paths) {
+            Some(texts) => Suite::from_texts(&texts, spec),
+            None => Suite::load(paths, spec),
+        },
+        Project::Dir(dir) if paths.is_empty() => Suite::load(&[dir.join("conformance")], spec),
+        _ => Suite::load(paths, spec),
     };
-    Suite::load(paths, spec).map_err(|e| format!("cannot load scenarios:\n{e}"))
+    loaded.map_err(|e| format!("cannot load scenarios:\n{e}"))
+}
+
+/// The embedded scenario files named by `paths` (relative files or folders, e.g.
+/// `conformance/ko/basic-ko.toml` or `conformance/ko`), or `None` if some path names none.
+fn embedded_scenarios(paths: &[PathBuf]) -> Option<Vec<(PathBuf, String)>> {
+    let all = embedded::scenario_texts();
+    let mut chosen: Vec<(PathBuf, String)> = Vec::new();
+    for path in paths {
+        let mut key = PathBuf::new();
+        for component in path.components() {
+            match component {
+                std::path::Component::CurDir => {}
+                std::path::Component::Normal(name) => key.push(name),
+                _ => return None,
+            }
+        }
+        let named: Vec<&(PathBuf, String)> = all
+            .iter()
+            .filter(|(file, _)| file.starts_with(&key))
+            .collect();
+        if key.as_os_str().is_empty() || named.is_empty() {
+            return None;
+        }
+        for file in named {
+            if !chosen.iter().any(|(c, _)| *c == file.0) {
+                chosen.push(file.clone());
+            }
+        }
+    }
+    Some(chosen)
 }
 
 /// Rules from a ruleset name plus `AXIS=VALUE` overrides.
@@ -151,7 +233,7 @@ fn rules_with(spec: &Spec, name: &str, set: &[String]) -> Result<Rules, String> 
     Ok(rules)
 }
 
-fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
+fn gtp(root: &Project, name: &str, set: &[String]) -> CommandResult {
     let spec = load_spec(root)?;
     let rules = rules_with(&spec, name, set)?;
     let resolve = |n: &str| spec.rules(n);
@@ -168,12 +250,28 @@ fn gtp(root: &Path, name: &str, set: &[String]) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A path as reports show it: relative to the project root where it lies inside it.
-fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .display()
-        .to_string()
+/// `goconform export`: the embedded files written out as a project folder.
+fn export(dir: &Path, force: bool) -> CommandResult {
+    match embedded::export(dir, force) {
+        Ok(count) => {
+            println!("wrote {count} files to {}", dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ embedded::ExportError::WouldOverwrite { .. }) => {
+            Err(format!("{e}\nnothing was written; --force overwrites them"))
+        }
+        Err(e) => Err(format!("cannot export: {e}")),
+    }
+}
+
+/// A path as reports show it: relative to the project root where it lies inside it. Embedded
+/// files are named relative to the root already.
+fn relative(root: &Project, path: &Path) -> String {
+    let shown = match root {
+        Project::Dir(dir) => path.strip_prefix(dir).unwrap_or(path),
+        Project::Embedded => path,
+    };
+    shown.display().to_string()
 }
 
 /// A board as text lines with coordinates, top row first: `X` black, `O` white, `.` empty,

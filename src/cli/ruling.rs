@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{board_lines, load_spec, relative, CommandResult};
+use super::{board_lines, load_spec, relative, CommandResult, Project};
 use crate::board::{Board, Point};
 use crate::game::{Event, Refereed, Report, Verdict};
 use crate::rules::{IllegalMoveProcedure, Rules};
@@ -37,7 +37,7 @@ pub(super) struct RulingArgs {
     set: Vec<String>,
 }
 
-pub(super) fn ruling(root: &Path, args: &RulingArgs) -> CommandResult {
+pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
     let spec = load_spec(root)?;
     let record = load_record(&args.file, &spec)?;
     let chosen = chosen_rules(&spec, &record, args)?;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::{load_spec, load_suite, relative, CommandResult};
+use super::{load_spec, load_suite, relative, CommandResult, Project};
 use crate::board::{Board, Color, Point};
 use crate::game::counting::{self, format_points, Count};
 use crate::game::{Event, Phase, Prisoners, Reason, Refereed};
@@ -136,7 +136,7 @@ impl Outcome {
     }
 }
 
-pub(super) fn score(root: &Path, args: &ScoreArgs) -> CommandResult {
+pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
     let spec = load_spec(root)?;
     let position = load_position(root, &spec, args)?;
     let komi = args
@@ -203,7 +203,7 @@ pub(super) fn score(root: &Path, args: &ScoreArgs) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-fn load_position(root: &Path, spec: &Spec, args: &ScoreArgs) -> Result<Position, String> {
+fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Position, String> {
     let path = &args.file;
     if path.is_dir() {
         return Err(format!(
@@ -577,7 +577,7 @@ fn capitalised(word: &str) -> String {
 }
 
 /// The first lines of every text report: what position is scored.
-fn print_heading(root: &Path, position: &Position) {
+fn print_heading(root: &Project, position: &Position) {
     match position {
         Position::Scenario { scenario, .. } => {
             println!(
@@ -623,7 +623,7 @@ fn seki_words(seki: SekiEyes) -> &'static str {
     }
 }
 
-fn print_one(root: &Path, position: &Position, s: &Scored) {
+fn print_one(root: &Project, position: &Position, s: &Scored) {
     print_heading(root, position);
     let Ok(o) = &s.outcome else {
         return;
@@ -702,7 +702,7 @@ fn print_notes(notes: &[String], label: Option<&str>) {
     }
 }
 
-fn print_table(root: &Path, position: &Position, scored: &[Scored]) {
+fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
     print_heading(root, position);
     match position {
         Position::Scenario { scenario } => {
@@ -1067,7 +1067,7 @@ fn json_score(s: &Scored) -> JsonScore {
 }
 
 fn print_json(
-    root: &Path,
+    root: &Project,
     position: &Position,
     scored: &[Scored],
     all: bool,

@@ -1,14 +1,14 @@
 //! `goconform explain`, `rulesets`, `lint` and `coverage`: views of the spec and the suite.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{load_spec, load_suite, CommandResult};
+use super::{load_spec, load_suite, CommandResult, Project};
 use crate::rules::AXES;
 use crate::scenario::lint;
 use crate::spec::Level;
 
-pub(super) fn explain(root: &Path, id: &str) -> CommandResult {
+pub(super) fn explain(root: &Project, id: &str) -> CommandResult {
     let spec = load_spec(root)?;
     let Some(clause) = spec.clause(id) else {
         let close: Vec<&str> = spec
@@ -67,7 +67,7 @@ pub(super) fn explain(root: &Path, id: &str) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn rulesets(root: &Path) -> CommandResult {
+pub(super) fn rulesets(root: &Project) -> CommandResult {
     let spec = load_spec(root)?;
     let mut columns: Vec<Vec<String>> = Vec::new();
     let mut header = vec!["axis".to_string()];
@@ -107,7 +107,7 @@ pub(super) fn rulesets(root: &Path) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn lint(root: &Path, paths: &[PathBuf]) -> CommandResult {
+pub(super) fn lint(root: &Project, paths: &[PathBuf]) -> CommandResult {
     let spec = load_spec(root)?;
     let suite = load_suite(root, paths, &spec)?;
     let findings = lint::lint(&spec, &suite);
@@ -128,7 +128,7 @@ pub(super) fn lint(root: &Path, paths: &[PathBuf]) -> CommandResult {
     })
 }
 
-pub(super) fn coverage(root: &Path, document: Option<&str>, all: bool) -> CommandResult {
+pub(super) fn coverage(root: &Project, document: Option<&str>, all: bool) -> CommandResult {
     let spec = load_spec(root)?;
     if let Some(d) = document {
         if spec.document(d).is_none() {

@@ -1,6 +1,6 @@
 //! The reference executor behind the [`Referee`] trait, exactly as any other engine would be.
 
-use super::{EngineError, EngineInfo, Observation, Referee, Unsupported};
+use super::{Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported};
 use crate::game::{Event, Game, Refereed, Setup, Verdict};
 use crate::rules::Rules;
 
@@ -45,12 +45,12 @@ impl Referee for Reference {
         let game = self
             .game
             .as_mut()
-            .ok_or_else(|| EngineError("apply before start".to_string()))?;
+            .ok_or_else(|| EngineError::protocol("apply before start"))?;
         Ok(game.apply(event.clone()))
     }
 
-    fn keeps_record(&self) -> bool {
-        true
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::everything()
     }
 
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {

@@ -10,6 +10,7 @@
 //! with several problems reports them all.
 
 pub mod diagram;
+pub mod expectations;
 pub mod lint;
 mod raw;
 
@@ -244,21 +245,33 @@ impl Suite {
         }
         files.sort();
         files.dedup();
+        let texts = files
+            .into_iter()
+            .map(|file| match std::fs::read_to_string(&file) {
+                Ok(text) => Ok((file, text)),
+                Err(error) => Err(LoadError::Io { path: file, error }),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Suite::from_texts(&texts, spec)
+    }
+
+    /// Builds a suite from scenario file texts, taken in the order of their paths (the paths
+    /// name the files in messages). The topic of a scenario is the name of the folder holding
+    /// it.
+    pub fn from_texts(files: &[(PathBuf, String)], spec: &Spec) -> Result<Suite, LoadError> {
+        let mut files: Vec<&(PathBuf, String)> = files.iter().collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
         let mut errors = Vec::new();
         let mut scenarios: Vec<Scenario> = Vec::new();
         let mut ids: HashMap<String, PathBuf> = HashMap::new();
-        for file in files {
-            let text = std::fs::read_to_string(&file).map_err(|error| LoadError::Io {
-                path: file.clone(),
-                error,
-            })?;
+        for (file, text) in files {
             let topic = file
                 .parent()
                 .and_then(|p| p.file_name())
                 .and_then(|n| n.to_str())
                 .unwrap_or("")
                 .to_string();
-            match Scenario::parse(&file, &text, &topic, spec) {
+            match Scenario::parse(file, text, &topic, spec) {
                 Err(mut e) => errors.append(&mut e),
                 Ok(s) => {
                     if let Some(first) = ids.get(&s.id) {

@@ -5,6 +5,7 @@
 //! and never loops. Every problem is reported with file, line, column and key.
 
 pub mod clauses;
+pub mod embedded;
 pub mod location;
 pub mod rulesets;
 

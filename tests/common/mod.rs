@@ -9,6 +9,7 @@ pub fn root() -> &'static Path {
 }
 
 /// Runs `goconform --root ROOT ARGS...` and returns what it printed and its exit status.
+#[allow(dead_code)] // not every test binary runs the command line
 pub fn goconform(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_goconform"))
         .arg("--root")

@@ -1,0 +1,189 @@
+//! What an implementation says it can do: the rules values it plays under and what it can
+//! show. The harness reads them before a trial, so that a missing feature makes a trial not
+//! applicable, or a check not observed, instead of a failure: an engine is judged only on what
+//! it claims.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::rules::{Rules, AXES};
+
+/// Something an implementation can report. Each has one word, used in reports, the
+/// JSON-lines header and the (future) out-of-process protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Observable {
+    /// The reason of an illegal verdict (`ko`, `superko`, `suicide`, ...). Without it only
+    /// legal against illegal is compared, and the strict tier cannot be chosen.
+    Reasons,
+    /// The points a legal play captured (and self-captured).
+    Captures,
+    /// The stones on the board.
+    Board,
+    /// Whose turn it is.
+    ToMove,
+    /// Prisoners held by each player, pass stones included.
+    Prisoners,
+    /// The phase of the game (playing, paused, resumed, ended).
+    Phase,
+    /// The result and the score of a position.
+    Score,
+    /// A referee's record: moves that stand on the board although they break a rule,
+    /// notices, sealed moves, the rulings on them and the warnings they earn.
+    Procedures,
+}
+
+impl Observable {
+    pub const ALL: &'static [Observable] = &[
+        Observable::Reasons,
+        Observable::Captures,
+        Observable::Board,
+        Observable::ToMove,
+        Observable::Prisoners,
+        Observable::Phase,
+        Observable::Score,
+        Observable::Procedures,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Observable::Reasons => "reasons",
+            Observable::Captures => "captures",
+            Observable::Board => "board",
+            Observable::ToMove => "to-move",
+            Observable::Prisoners => "prisoners",
+            Observable::Phase => "phase",
+            Observable::Score => "score",
+            Observable::Procedures => "procedures",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<Observable> {
+        Observable::ALL.iter().copied().find(|o| o.word() == word)
+    }
+}
+
+impl fmt::Display for Observable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// The rules values an implementation plays under and the observations it offers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// For each axis listed, the only values supported (axis words as in `rules/axis.rs`).
+    /// An axis not listed is supported in every value.
+    pub axes: BTreeMap<String, Vec<String>>,
+    /// What the implementation can report.
+    pub observes: BTreeSet<Observable>,
+}
+
+impl Capabilities {
+    /// Every axis value and every observation: what the reference offers.
+    pub fn everything() -> Capabilities {
+        Capabilities {
+            axes: BTreeMap::new(),
+            observes: Observable::ALL.iter().copied().collect(),
+        }
+    }
+
+    /// Every axis value, and no observation yet: a start for the builder methods.
+    pub fn new() -> Capabilities {
+        Capabilities::default()
+    }
+
+    /// Adds observations.
+    pub fn observing(mut self, what: impl IntoIterator<Item = Observable>) -> Capabilities {
+        self.observes.extend(what);
+        self
+    }
+
+    /// Restricts one axis to the given values.
+    pub fn only<S: Into<String>>(
+        mut self,
+        axis: &str,
+        values: impl IntoIterator<Item = S>,
+    ) -> Capabilities {
+        self.axes.insert(
+            axis.to_string(),
+            values.into_iter().map(Into::into).collect(),
+        );
+        self
+    }
+
+    pub fn observes(&self, what: Observable) -> bool {
+        self.observes.contains(&what)
+    }
+
+    /// Whether the implementation can play under `rules`; if not, which axis values it
+    /// lacks, in words a report can show.
+    pub fn supports(&self, rules: &Rules) -> Result<(), String> {
+        let missing: Vec<String> = AXES
+            .iter()
+            .filter_map(|axis| {
+                let allowed = self.axes.get(*axis)?;
+                let value = rules.get(axis)?;
+                (!allowed.contains(&value))
+                    .then(|| format!("{axis}={value} (it supports {})", allowed.join(", ")))
+            })
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the implementation does not support {}",
+                missing.join("; ")
+            ))
+        }
+    }
+
+    /// Axis names in the capabilities that are not axes of the rules: a mistake in an
+    /// adapter, reported by the harness before any trial runs.
+    pub fn unknown_axes(&self) -> Vec<&str> {
+        self.axes
+            .keys()
+            .map(String::as_str)
+            .filter(|a| !AXES.contains(a))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlisted_axis_supports_every_value() {
+        let caps = Capabilities::new().only("ko", ["simple"]);
+        let mut rules = Rules::default();
+        assert!(caps.supports(&rules).is_err());
+        rules.set("ko", "simple").unwrap();
+        assert_eq!(caps.supports(&rules), Ok(()));
+        rules.set("scoring", "territory").unwrap();
+        assert_eq!(caps.supports(&rules), Ok(()));
+    }
+
+    #[test]
+    fn the_refusal_names_the_axis_value() {
+        let caps = Capabilities::new().only("suicide", ["forbidden"]);
+        let mut rules = Rules::default();
+        rules.set("suicide", "allowed").unwrap();
+        let why = caps.supports(&rules).unwrap_err();
+        assert!(why.contains("suicide=allowed"), "{why}");
+        assert!(why.contains("forbidden"), "{why}");
+    }
+
+    #[test]
+    fn words_round_trip() {
+        for o in Observable::ALL {
+            assert_eq!(Observable::from_word(o.word()), Some(*o));
+        }
+        assert_eq!(
+            Capabilities::new().only("kko", ["x"]).unknown_axes(),
+            ["kko"]
+        );
+    }
+}

@@ -1,0 +1,869 @@
+//! The same trials through several implementations, side by side: where they disagree,
+//! grouped by the clause each trial tests.
+//!
+//! Every report is a column, and all columns are alike: the first one is the reference by
+//! convention only, and nothing here treats it differently. A trial is a *disagreement*
+//! unless every engine passed it or it applied to none of them. So a trial shows when the
+//! engines' outcomes differ in kind (one passes, another fails, a third cannot play it), and
+//! also when they agree on anything but a pass (all fail, all error, ...): then the suite
+//! and every engine disagree, which is worth a look at the scenario as much as at the
+//! engines.
+//!
+//! Each disagreement is listed under every clause its scenario cites (testable clauses
+//! only: an informative clause is never tested, so it groups nothing unless the scenario
+//! cites nothing else), clauses ordered by level (must, should, may) and then id. The
+//! per-engine summary counts, by level, the trials passed over the trials that applied;
+//! a trial citing clauses of several levels counts once under each of them, so the rows do
+//! not add up, and there is deliberately no overall percentage.
+//!
+//! [`Comparison::to_markdown`] and [`Comparison::to_html`] render it; both outputs depend
+//! only on the reports, the suite and the spec (no times, no dates), so they can be
+//! committed and diffed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::{
+    Capabilities, EngineInfo, Outcome, RunReport, Tally, Tier, INTERPRETATION_VERSION,
+    REPORT_FORMAT_VERSION,
+};
+use crate::scenario::Suite;
+use crate::spec::{Level, Spec};
+
+/// The levels the summary counts by, in order.
+pub const LEVELS: [Level; 3] = [Level::Must, Level::Should, Level::May];
+
+/// Why the reports cannot be compared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    #[error("there is nothing to compare: no reports")]
+    NoReports,
+    #[error(
+        "{engine} ran {count} trials and {other} ran {other_count}: the reports did not run the same selection"
+    )]
+    DifferentLength {
+        engine: String,
+        count: usize,
+        other: String,
+        other_count: usize,
+    },
+    #[error(
+        "trial {index} is {trial} for {engine} but {other_trial} for {other}: the reports did not run the same selection in the same order"
+    )]
+    DifferentTrial {
+        index: usize,
+        engine: String,
+        trial: String,
+        other: String,
+        other_trial: String,
+    },
+    #[error("trial {index} ({trial}) is not in the suite: the reports ran another suite")]
+    NotInSuite { index: usize, trial: String },
+}
+
+/// The reports side by side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The suite release (the crate version).
+    pub suite_version: &'static str,
+    pub format_version: u32,
+    pub interpretation_version: u32,
+    /// One per report, in the order given.
+    pub engines: Vec<EngineColumn>,
+    /// The clauses with at least one disagreement, by level then id.
+    pub clauses: Vec<ClauseGroup>,
+    /// How many trials are disagreements (each counted once, however many clauses it
+    /// appears under).
+    pub disagreements: usize,
+    /// How many trials were compared.
+    pub trials: usize,
+}
+
+/// One implementation: who it is, how it was run, and how it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineColumn {
+    pub engine: EngineInfo,
+    pub tier: Tier,
+    pub capabilities: Capabilities,
+    /// Must, should and may, in that order.
+    pub by_level: Vec<LevelCount>,
+    pub tally: Tally,
+}
+
+/// Trials passed over trials that applied, for the trials citing a clause of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelCount {
+    pub level: Level,
+    pub passed: usize,
+    /// Trials that applied (not-applicable ones are left out).
+    pub applicable: usize,
+}
+
+/// A clause and the disagreements on the trials that cite it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClauseGroup {
+    pub id: String,
+    /// `None` for a clause the spec does not know (or for the group of trials whose
+    /// scenario cites no clause): such groups come last.
+    pub level: Option<Level>,
+    pub document: String,
+    pub locator: String,
+    pub summary: String,
+    pub rows: Vec<Row>,
+}
+
+/// One trial on which the engines disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// `{scenario id}[{run label}]`.
+    pub trial: String,
+    pub scenario_file: PathBuf,
+    /// Every engine had the same outcome, and it was not a pass: the suite disagrees with
+    /// all of them.
+    pub unanimous: bool,
+    /// One per engine, in the order of [`Comparison::engines`].
+    pub cells: Vec<Cell>,
+}
+
+/// What one engine made of one trial.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// [`Outcome::word`].
+    pub word: &'static str,
+    /// [`Outcome::summary`]; empty for a pass.
+    pub summary: String,
+}
+
+/// The id of the group for trials whose scenario cites no clause.
+const NO_CLAUSE: &str = "(no clause)";
+
+/// Compares reports that ran the same selection of `suite`, in the same order.
+pub fn compare(
+    suite: &Suite,
+    spec: &Spec,
+    reports: &[RunReport],
+) -> Result<Comparison, CompareError> {
+    let first = reports.first().ok_or(CompareError::NoReports)?;
+    let name = |s: usize, r: usize| -> Option<String> {
+        let scenario = suite.scenarios.get(s)?;
+        Some(format!("{}[{}]", scenario.id, scenario.runs.get(r)?.label))
+    };
+    let shown = |s: usize, r: usize| name(s, r).unwrap_or_else(|| format!("#{s}[#{r}]"));
+    for other in &reports[1..] {
+        if other.trials.len() != first.trials.len() {
+            return Err(CompareError::DifferentLength {
+                engine: first.engine.to_string(),
+                count: first.trials.len(),
+                other: other.engine.to_string(),
+                other_count: other.trials.len(),
+            });
+        }
+        for (index, (a, b)) in first.trials.iter().zip(&other.trials).enumerate() {
+            if (a.scenario, a.run) != (b.scenario, b.run) {
+                return Err(CompareError::DifferentTrial {
+                    index,
+                    engine: first.engine.to_string(),
+                    trial: shown(a.scenario, a.run),
+                    other: other.engine.to_string(),
+                    other_trial: shown(b.scenario, b.run),
+                });
+            }
+        }
+    }
+    for (index, t) in first.trials.iter().enumerate() {
+        if name(t.scenario, t.run).is_none() {
+            return Err(CompareError::NotInSuite {
+                index,
+                trial: shown(t.scenario, t.run),
+            });
+        }
+    }
+
+    let mut groups: BTreeMap<(u8, Option<Level>, String), ClauseGroup> = BTreeMap::new();
+    let mut disagreements = 0;
+    for (index, t) in first.trials.iter().enumerate() {
+        let outcomes: Vec<&Outcome> = reports.iter().map(|r| &r.trials[index].outcome).collect();
+        if !disagree(&outcomes) {
+            continue;
+        }
+        disagreements += 1;
+        let scenario = &suite.scenarios[t.scenario];
+        let row = Row {
+            trial: shown(t.scenario, t.run),
+            scenario_file: scenario.path.clone(),
+            unanimous: outcomes.iter().all(|o| o.word() == outcomes[0].word()),
+            cells: outcomes
+                .iter()
+                .map(|o| Cell {
+                    word: o.word(),
+                    summary: o.summary(),
+                })
+                .collect(),
+        };
+        for id in grouping_clauses(&scenario.clauses, spec) {
+            let clause = spec.clause(&id);
+            let level = clause.map(|c| c.level);
+            let key = (u8::from(level.is_none()), level, id.clone());
+            groups
+                .entry(key)
+                .or_insert_with(|| ClauseGroup {
+                    level,
+                    document: clause.map_or(String::new(), |c| c.document.clone()),
+                    locator: clause.map_or(String::new(), |c| c.locator.clone()),
+                    summary: clause.map_or_else(
+                        || {
+                            if id == NO_CLAUSE {
+                                "The scenario cites no clause.".to_string()
+                            } else {
+                                "A clause the spec does not list.".to_string()
+                            }
+                        },
+                        |c| c.summary.clone(),
+                    ),
+                    id,
+                    rows: Vec::new(),
+                })
+                .rows
+                .push(row.clone());
+        }
+    }
+
+    let engines = reports
+        .iter()
+        .map(|report| EngineColumn {
+            engine: report.engine.clone(),
+            tier: report.tier,
+            capabilities: report.capabilities.clone(),
+            by_level: LEVELS
+                .iter()
+                .map(|&level| {
+                    let mut count = LevelCount {
+                        level,
+                        passed: 0,
+                        applicable: 0,
+                    };
+                    for t in &report.trials {
+                        let cites = suite.scenarios[t.scenario]
+                            .clauses
+                            .iter()
+                            .any(|id| spec.clause(id).is_some_and(|c| c.level == level));
+                        if !cites || matches!(t.outcome, Outcome::NotApplicable(_)) {
+                            continue;
+                        }
+                        count.applicable += 1;
+                        count.passed += usize::from(t.outcome == Outcome::Pass);
+                    }
+                    count
+                })
+                .collect(),
+            tally: report.tally(),
+        })
+        .collect();
+
+    Ok(Comparison {
+        suite_version: env!("CARGO_PKG_VERSION"),
+        format_version: REPORT_FORMAT_VERSION,
+        interpretation_version: INTERPRETATION_VERSION,
+        engines,
+        clauses: groups.into_values().collect(),
+        disagreements,
+        trials: first.trials.len(),
+    })
+}
+
+/// Whether the outcomes of one trial are a disagreement: anything but all passes or all
+/// not applicable.
+fn disagree(outcomes: &[&Outcome]) -> bool {
+    let all = |f: fn(&Outcome) -> bool| outcomes.iter().all(|o| f(o));
+    !(all(|o| *o == Outcome::Pass) || all(|o| matches!(o, Outcome::NotApplicable(_))))
+}
+
+/// The clauses a trial is listed under: those cited that are tested (not informative), or
+/// if there are none, every clause cited, or the no-clause group.
+fn grouping_clauses(cited: &[String], spec: &Spec) -> Vec<String> {
+    let mut ids: Vec<String> = cited
+        .iter()
+        .filter(|id| spec.clause(id).is_none_or(|c| c.level.is_testable()))
+        .cloned()
+        .collect();
+    if ids.is_empty() {
+        ids = cited.to_vec();
+    }
+    if ids.is_empty() {
+        ids.push(NO_CLAUSE.to_string());
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+fn level_word(level: Option<Level>) -> &'static str {
+    level.map_or("unregistered", Level::word)
+}
+
+fn observes_text(capabilities: &Capabilities) -> String {
+    if capabilities.observes.is_empty() {
+        "verdicts only".to_string()
+    } else {
+        let words: Vec<&str> = capabilities.observes.iter().map(|o| o.word()).collect();
+        words.join(", ")
+    }
+}
+
+fn axes_text(capabilities: &Capabilities) -> String {
+    if capabilities.axes.is_empty() {
+        "none (every value)".to_string()
+    } else {
+        let axes: Vec<String> = capabilities
+            .axes
+            .iter()
+            .map(|(axis, values)| format!("{axis}: {}", values.join(", ")))
+            .collect();
+        axes.join("; ")
+    }
+}
+
+fn count_text(count: &LevelCount) -> String {
+    format!("{}/{}", count.passed, count.applicable)
+}
+
+fn cell_text(cell: &Cell) -> String {
+    if cell.summary.is_empty() {
+        cell.word.to_string()
+    } else {
+        format!("{}: {}", cell.word, cell.summary)
+    }
+}
+
+/// A cell of a GitHub-flavoured Markdown table: pipes escaped, line breaks as `<br>`, and
+/// the characters that would start HTML written as entities.
+fn md(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for HTML, in element content and in quoted attributes alike.
+fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn md_row(out: &mut String, cells: impl IntoIterator<Item = String>) {
+    out.push('|');
+    for c in cells {
+        out.push(' ');
+        out.push_str(&c);
+        out.push_str(" |");
+    }
+    out.push('\n');
+}
+
+fn md_rule(out: &mut String, columns: usize) {
+    out.push('|');
+    for _ in 0..columns {
+        out.push_str("---|");
+    }
+    out.push('\n');
+}
+
+const STYLE: &str = "\
+body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em; color: #1f1f1f; line-height: 1.4; }
+table { border-collapse: collapse; margin: 0.8em 0 1.6em; }
+th, td { border: 1px solid #c8c8c8; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f1f1f1; }
+code { font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: 0.95em; }
+.clause { margin: 0.2em 0; }
+.locator { color: #555; }
+.o-pass { background: #dff3e3; }
+.o-fail { background: #fbdcd8; }
+.o-unexpected-pass { background: #fbe3c8; }
+.o-expected-failure { background: #fdf3c8; }
+.o-not-applicable { background: #ececec; color: #555; }
+.o-error { background: #f4b9b2; }
+.o-timeout { background: #f4c6b2; }
+.o-harness-error { background: #e3d7f5; }
+.word { font-weight: 600; }
+.why { display: block; font-size: 0.9em; }
+";
+
+impl Comparison {
+    fn engine_label(column: &EngineColumn) -> String {
+        column.engine.to_string()
+    }
+
+    /// The comparison as GitHub-flavoured Markdown.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Comparison of {} implementations\n\nSuite {}, report format {}, interpretation {}: {} trials, {} disagreements.\n",
+            self.engines.len(),
+            self.suite_version,
+            self.format_version,
+            self.interpretation_version,
+            self.trials,
+            self.disagreements
+        );
+        out.push_str("## Implementations\n\n");
+        md_row(
+            &mut out,
+            [
+                "Implementation",
+                "Version",
+                "Tier",
+                "Observes",
+                "Restricted axes",
+            ]
+            .map(String::from),
+        );
+        md_rule(&mut out, 5);
+        for e in &self.engines {
+            md_row(
+                &mut out,
+                [
+                    md(&e.engine.name),
+                    md(&e.engine.version),
+                    e.tier.word().to_string(),
+                    md(&observes_text(&e.capabilities)),
+                    md(&axes_text(&e.capabilities)),
+                ],
+            );
+        }
+        out.push_str(
+            "\n## Summary\n\nTrials passed over trials that applied, by the level of the clauses they cite.\n\n",
+        );
+        md_row(
+            &mut out,
+            std::iter::once("Implementation".to_string())
+                .chain(LEVELS.iter().map(|l| l.word().to_string()))
+                .chain(std::iter::once("Tally".to_string())),
+        );
+        md_rule(&mut out, LEVELS.len() + 2);
+        for e in &self.engines {
+            md_row(
+                &mut out,
+                std::iter::once(md(&Self::engine_label(e)))
+                    .chain(e.by_level.iter().map(count_text))
+                    .chain(std::iter::once(md(&e.tally.to_string()))),
+            );
+        }
+        out.push_str("\n## Disagreements\n");
+        if self.clauses.is_empty() {
+            out.push_str("\nNone: every trial passed everywhere or applied nowhere.\n");
+        }
+        for group in &self.clauses {
+            let _ = writeln!(
+                out,
+                "\n### `{}` ({})\n",
+                group.id.replace('`', "'"),
+                level_word(group.level)
+            );
+            if group.locator.is_empty() {
+                let _ = writeln!(out, "{}\n", md(&group.summary));
+            } else {
+                let _ = writeln!(out, "{}: {}\n", md(&group.locator), md(&group.summary));
+            }
+            md_row(
+                &mut out,
+                ["Trial".to_string(), "Scenario".to_string()]
+                    .into_iter()
+                    .chain(self.engines.iter().map(|e| md(&Self::engine_label(e)))),
+            );
+            md_rule(&mut out, self.engines.len() + 2);
+            for row in &group.rows {
+                md_row(
+                    &mut out,
+                    [md(&row.trial), md(&row.scenario_file.display().to_string())]
+                        .into_iter()
+                        .chain(row.cells.iter().map(|c| md(&cell_text(c)))),
+                );
+            }
+        }
+        out
+    }
+
+    /// The comparison as one standalone HTML page: inline CSS, no scripts, nothing fetched.
+    pub fn to_html(&self) -> String {
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>goconform: comparison of {} implementations</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+            self.engines.len()
+        );
+        let _ = writeln!(
+            out,
+            "<h1>Comparison of {} implementations</h1>\n<p>Suite {}, report format {}, interpretation {}: {} trials, {} disagreements.</p>",
+            self.engines.len(),
+            html(self.suite_version),
+            self.format_version,
+            self.interpretation_version,
+            self.trials,
+            self.disagreements
+        );
+        out.push_str("<h2>Implementations</h2>\n<table>\n<tr><th>Implementation</th><th>Version</th><th>Tier</th><th>Observes</th><th>Restricted axes</th></tr>\n");
+        for e in &self.engines {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                html(&e.engine.name),
+                html(&e.engine.version),
+                e.tier.word(),
+                html(&observes_text(&e.capabilities)),
+                html(&axes_text(&e.capabilities))
+            );
+        }
+        out.push_str("</table>\n<h2>Summary</h2>\n<p>Trials passed over trials that applied, by the level of the clauses they cite.</p>\n<table>\n<tr><th>Implementation</th>");
+        for level in LEVELS {
+            let _ = write!(out, "<th>{}</th>", level.word());
+        }
+        out.push_str("<th>Tally</th></tr>\n");
+        for e in &self.engines {
+            let _ = write!(out, "<tr><td>{}</td>", html(&Self::engine_label(e)));
+            for count in &e.by_level {
+                let _ = write!(out, "<td>{}</td>", count_text(count));
+            }
+            let _ = writeln!(out, "<td>{}</td></tr>", html(&e.tally.to_string()));
+        }
+        out.push_str("</table>\n<h2>Disagreements</h2>\n");
+        if self.clauses.is_empty() {
+            out.push_str("<p>None: every trial passed everywhere or applied nowhere.</p>\n");
+        }
+        for group in &self.clauses {
+            let _ = writeln!(
+                out,
+                "<section>\n<h3><code>{}</code> ({})</h3>",
+                html(&group.id),
+                level_word(group.level)
+            );
+            if group.locator.is_empty() {
+                let _ = writeln!(out, "<p class=\"clause\">{}</p>", html(&group.summary));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"clause\"><span class=\"locator\">{}</span>: {}</p>",
+                    html(&group.locator),
+                    html(&group.summary)
+                );
+            }
+            out.push_str("<table>\n<tr><th>Trial</th><th>Scenario</th>");
+            for e in &self.engines {
+                let _ = write!(out, "<th>{}</th>", html(&Self::engine_label(e)));
+            }
+            out.push_str("</tr>\n");
+            for row in &group.rows {
+                let _ = write!(
+                    out,
+                    "<tr><td><code>{}</code></td><td><code>{}</code></td>",
+                    html(&row.trial),
+                    html(&row.scenario_file.display().to_string())
+                );
+                for cell in &row.cells {
+                    let _ = write!(
+                        out,
+                        "<td class=\"o-{}\"><span class=\"word\">{}</span>",
+                        cell.word, cell.word
+                    );
+                    if !cell.summary.is_empty() {
+                        let _ = write!(out, "<span class=\"why\">{}</span>", html(&cell.summary));
+                    }
+                    out.push_str("</td>");
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</table>\n</section>\n");
+        }
+        out.push_str("</body>\n</html>\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::fixtures;
+    use crate::conformance::{Mismatch, Observable, Trial};
+
+    fn load() -> (Spec, Suite) {
+        fixtures::two_scenarios()
+    }
+
+    fn trial(scenario: usize, run: usize, outcome: Outcome) -> Trial {
+        fixtures::trial(scenario, run, outcome, 1)
+    }
+
+    fn report(name: &str, outcomes: Vec<((usize, usize), Outcome)>) -> RunReport {
+        RunReport {
+            engine: EngineInfo {
+                name: name.to_string(),
+                version: "1.0".to_string(),
+            },
+            capabilities: Capabilities::everything(),
+            tier: Tier::Strict,
+            trials: outcomes
+                .into_iter()
+                .map(|((s, r), o)| trial(s, r, o))
+                .collect(),
+        }
+    }
+
+    /// Every run of both scenarios: engine A passes them all; engine B fails one trial of
+    /// the capture scenario (with a `|` and a `<` in the message) and cannot play one of
+    /// the suicide scenario.
+    fn reports(suite: &Suite) -> (Vec<RunReport>, usize, usize) {
+        let (capture, suicide) = fixtures::capture_and_suicide(suite);
+        let selection: Vec<(usize, usize)> = (0..suite.scenarios.len())
+            .flat_map(|s| (0..suite.scenarios[s].runs.len()).map(move |r| (s, r)))
+            .collect();
+        let a = report(
+            "alpha",
+            selection.iter().map(|&t| (t, Outcome::Pass)).collect(),
+        );
+        let b = report(
+            "beta <b>",
+            selection
+                .iter()
+                .map(|&t| {
+                    let outcome = if t == (capture, 1) {
+                        Outcome::Fail(vec![Mismatch {
+                            after: 1,
+                            line: 29,
+                            key: "captures",
+                            expected: "C3".to_string(),
+                            actual: "a|b <none>".to_string(),
+                            first_difference: None,
+                        }])
+                    } else if t == (suicide, 0) {
+                        Outcome::NotApplicable("no suicide=allowed".to_string())
+                    } else {
+                        Outcome::Pass
+                    };
+                    (t, outcome)
+                })
+                .collect(),
+        );
+        (vec![a, b], capture, suicide)
+    }
+
+    #[test]
+    fn disagreements_are_grouped_by_clause_and_level() {
+        let (spec, suite) = load();
+        let (reports, capture, suicide) = reports(&suite);
+        let c = compare(&suite, &spec, &reports).unwrap();
+        assert_eq!(c.disagreements, 2);
+        let trials = reports[0].trials.len();
+        assert_eq!(c.trials, trials);
+
+        let failed = format!("single-stone[{}]", suite.scenarios[capture].runs[1].label);
+        let na = format!(
+            "single-stone-suicide[{}]",
+            suite.scenarios[suicide].runs[0].label
+        );
+        // Every clause cited by either scenario groups its row; informative ones do not.
+        let mut expected: Vec<(Level, &str, &str)> = Vec::new();
+        for (s, trial) in [(capture, &failed), (suicide, &na)] {
+            for id in &suite.scenarios[s].clauses {
+                let level = spec.clause(id).unwrap().level;
+                if level.is_testable() {
+                    expected.push((level, id.as_str(), trial.as_str()));
+                }
+            }
+        }
+        expected.sort();
+        let got: Vec<(Level, &str, &str)> = c
+            .clauses
+            .iter()
+            .flat_map(|g| {
+                g.rows
+                    .iter()
+                    .map(move |r| (g.level.unwrap(), g.id.as_str(), r.trial.as_str()))
+            })
+            .collect();
+        assert_eq!(got, expected);
+        // The may clause of the suicide scenario comes after every must clause.
+        assert_eq!(c.clauses.last().unwrap().id, "logic-r7a");
+        assert_eq!(c.clauses.last().unwrap().level, Some(Level::May));
+
+        let group = c.clauses.iter().find(|g| g.id == "aga-1991-r5").unwrap();
+        assert_eq!(group.rows.len(), 1);
+        let row = &group.rows[0];
+        assert_eq!(row.scenario_file, suite.scenarios[capture].path);
+        assert!(!row.unanimous);
+        assert_eq!(row.cells[0].word, "pass");
+        assert_eq!(row.cells[0].summary, "");
+        assert_eq!(row.cells[1].word, "fail");
+        assert_eq!(
+            row.cells[1].summary,
+            "after move 1: captures expected C3, got a|b <none>"
+        );
+        assert_eq!(group.document, spec.clause("aga-1991-r5").unwrap().document);
+    }
+
+    #[test]
+    fn the_summary_leaves_not_applicable_out_of_the_denominator() {
+        let (spec, suite) = load();
+        let (reports, capture, suicide) = reports(&suite);
+        let c = compare(&suite, &spec, &reports).unwrap();
+        let runs = |s: usize| suite.scenarios[s].runs.len();
+        let (nc, ns) = (runs(capture), runs(suicide));
+        let count = |e: usize, level: Level| {
+            let l = c.engines[e]
+                .by_level
+                .iter()
+                .find(|l| l.level == level)
+                .unwrap();
+            (l.passed, l.applicable)
+        };
+        // Both scenarios cite must clauses; only the suicide one cites a may clause; neither
+        // a should clause.
+        assert_eq!(count(0, Level::Must), (nc + ns, nc + ns));
+        assert_eq!(count(0, Level::May), (ns, ns));
+        assert_eq!(count(0, Level::Should), (0, 0));
+        assert_eq!(count(1, Level::Must), (nc + ns - 2, nc + ns - 1));
+        assert_eq!(count(1, Level::May), (ns - 1, ns - 1));
+        assert_eq!(c.engines[1].tally.fail, 1);
+        assert_eq!(c.engines[1].tally.not_applicable, 1);
+        let md = c.to_markdown();
+        assert!(
+            md.contains(&format!(
+                "| beta &lt;b&gt; 1.0 | {}/{} | 0/0 | {}/{} | {} |",
+                nc + ns - 2,
+                nc + ns - 1,
+                ns - 1,
+                ns - 1,
+                c.engines[1].tally
+            )),
+            "{md}"
+        );
+        assert!(!md.contains('%') && !c.to_html().contains('%'));
+    }
+
+    #[test]
+    fn all_passing_or_all_not_applicable_is_no_disagreement_but_all_failing_is() {
+        let (spec, suite) = load();
+        let t = (0, 0);
+        let na = || Outcome::NotApplicable("no".to_string());
+        let fail = || Outcome::Error("crashed".to_string());
+        let run = |a: Outcome, b: Outcome| {
+            compare(
+                &suite,
+                &spec,
+                &[report("a", vec![(t, a)]), report("b", vec![(t, b)])],
+            )
+            .unwrap()
+        };
+        assert_eq!(run(Outcome::Pass, Outcome::Pass).disagreements, 0);
+        assert_eq!(run(na(), na()).disagreements, 0);
+        let all_fail = run(fail(), fail());
+        assert_eq!(all_fail.disagreements, 1);
+        assert!(all_fail.clauses[0].rows[0].unanimous);
+        assert_eq!(run(Outcome::Pass, na()).disagreements, 1);
+    }
+
+    #[test]
+    fn different_selections_are_an_error_not_a_panic() {
+        let (spec, suite) = load();
+        let a = report("a", vec![((0, 0), Outcome::Pass), ((0, 1), Outcome::Pass)]);
+        let b = report("b", vec![((0, 1), Outcome::Pass), ((0, 0), Outcome::Pass)]);
+        let short = report("c", vec![((0, 0), Outcome::Pass)]);
+        let outside = report("d", vec![((9, 0), Outcome::Pass)]);
+        assert!(matches!(
+            compare(&suite, &spec, &[a.clone(), b]),
+            Err(CompareError::DifferentTrial { index: 0, .. })
+        ));
+        assert!(matches!(
+            compare(&suite, &spec, &[a, short]),
+            Err(CompareError::DifferentLength { .. })
+        ));
+        assert!(matches!(
+            compare(&suite, &spec, &[outside]),
+            Err(CompareError::NotInSuite { index: 0, .. })
+        ));
+        assert_eq!(compare(&suite, &spec, &[]), Err(CompareError::NoReports));
+    }
+
+    #[test]
+    fn markdown_escapes_pipes_and_line_breaks() {
+        let (spec, suite) = load();
+        let (reports, capture, _) = reports(&suite);
+        let md = compare(&suite, &spec, &reports).unwrap().to_markdown();
+        let failed = format!("single-stone[{}]", suite.scenarios[capture].runs[1].label);
+        let path = suite.scenarios[capture].path.display().to_string();
+        assert!(
+            md.contains(&format!(
+                "| {failed} | {path} | pass | fail: after move 1: captures expected C3, got a\\|b &lt;none&gt; |"
+            )),
+            "{md}"
+        );
+        assert!(md.contains("### `aga-1991-r5` (must)"), "{md}");
+        assert!(
+            md.contains("| Trial | Scenario | alpha 1.0 | beta &lt;b&gt; 1.0 |"),
+            "{md}"
+        );
+        assert_eq!(super::md("a|b\r\nc\nd"), "a\\|b<br>c<br>d");
+        // Every table row has the same number of unescaped pipes as its header.
+        for line in md.lines().filter(|l| l.starts_with('|')) {
+            let pipes = line.replace("\\|", "").matches('|').count();
+            assert!(pipes == 5 || pipes == 6, "{line}");
+        }
+    }
+
+    #[test]
+    fn html_is_escaped_standalone_and_coloured() {
+        let (spec, suite) = load();
+        let (reports, _, _) = reports(&suite);
+        let c = compare(&suite, &spec, &reports).unwrap();
+        let page = c.to_html();
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("<th>beta &lt;b&gt; 1.0</th>"), "{page}");
+        assert!(!page.contains("<b>"), "{page}");
+        assert!(page.contains("got a|b &lt;none&gt;"), "{page}");
+        assert!(page.contains("<td class=\"o-fail\"><span class=\"word\">fail</span>"));
+        assert!(page.contains("<td class=\"o-not-applicable\">"));
+        assert!(page.contains(".o-fail {"));
+        for external in ["<script", "<link", "src=", "href=", "@import"] {
+            assert!(!page.contains(external), "{external} in {page}");
+        }
+        assert!(page.contains(&format!(
+            "Suite {}, report format {}, interpretation {}",
+            env!("CARGO_PKG_VERSION"),
+            REPORT_FORMAT_VERSION,
+            INTERPRETATION_VERSION
+        )));
+        let observes: Vec<&str> = Observable::ALL.iter().map(|o| o.word()).collect();
+        assert!(page.contains(&observes.join(", ")), "{page}");
+        assert!(page.contains("none (every value)"));
+        assert_eq!(page, c.to_html());
+        assert_eq!(
+            c.to_markdown(),
+            compare(&suite, &spec, &reports).unwrap().to_markdown()
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! What the report modules' unit tests share: two small real scenarios and hand-made trials.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{Outcome, Trial};
+use crate::scenario::Suite;
+use crate::spec::Spec;
+
+/// The spec, and a suite of two scenarios (a capture and a suicide) with several runs each.
+pub(crate) fn two_scenarios() -> (Spec, Suite) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let spec = Spec::load(root).expect("the spec loads");
+    let files: Vec<PathBuf> = [
+        "conformance/capture/single-stone.toml",
+        "conformance/suicide/single-stone-suicide.toml",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
+    let suite = Suite::load(&files, &spec).expect("the scenarios load");
+    (spec, suite)
+}
+
+/// A trial with the given outcome and a fixed time.
+pub(crate) fn trial(scenario: usize, run: usize, outcome: Outcome, millis: u64) -> Trial {
+    Trial {
+        scenario,
+        run,
+        outcome,
+        verdicts: Vec::new(),
+        unobserved: Vec::new(),
+        elapsed: Duration::from_millis(millis),
+    }
+}
+
+/// The indices of the capture and the suicide scenario in [`two_scenarios`]'s suite.
+pub(crate) fn capture_and_suicide(suite: &Suite) -> (usize, usize) {
+    let capture = suite
+        .scenarios
+        .iter()
+        .position(|s| s.topic == "capture")
+        .expect("the capture scenario is loaded");
+    (capture, 1 - capture)
+}

@@ -1,0 +1,244 @@
+//! Runs a selection of trials through an implementation: in parallel, one engine per worker,
+//! in a stable order, with the engine's expectations applied.
+
+use std::io::IsTerminal;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::runner::{run_trial, Outcome, Tally, Tier, Trial};
+use super::{Capabilities, EngineInfo, Observable, Referee};
+use crate::scenario::expectations::Expectations;
+use crate::scenario::{Run, Scenario, Suite};
+
+/// Makes a fresh implementation. Called once per worker thread, so it must be callable from
+/// any thread; the implementations it makes never leave the thread that made them.
+pub type Factory<'a> = dyn Fn() -> Box<dyn Referee> + Sync + 'a;
+
+/// How a run is made.
+#[derive(Clone, Debug, Default)]
+pub struct Harness<'a> {
+    /// The engine's expectations file, if it has one.
+    pub expectations: Option<&'a Expectations>,
+    /// The tier; `None` picks strict when the engine reports reasons, else basic.
+    pub tier: Option<Tier>,
+    /// Worker threads; 0 for one per core.
+    pub jobs: usize,
+    /// Draw a progress bar on standard error.
+    pub progress: bool,
+}
+
+/// What a run produced: who was checked, how, and every trial in the order of the
+/// selection.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub engine: EngineInfo,
+    pub capabilities: Capabilities,
+    pub tier: Tier,
+    pub trials: Vec<Trial>,
+}
+
+impl RunReport {
+    pub fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        for t in &self.trials {
+            tally.add(&t.outcome);
+        }
+        tally
+    }
+}
+
+/// The run cannot start: the engine's declaration or the options are inconsistent.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HarnessError {
+    #[error("{engine} declares unknown rules axes: {axes}")]
+    UnknownAxes { engine: String, axes: String },
+    #[error(
+        "{engine} does not report reasons, so the strict tier cannot judge it; use the basic tier"
+    )]
+    StrictWithoutReasons { engine: String },
+}
+
+/// Every trial of `suite` whose scenario and run `keep` accepts, as (scenario, run) indices
+/// in the suite's order.
+pub fn select(suite: &Suite, keep: impl Fn(&Scenario, &Run) -> bool) -> Vec<(usize, usize)> {
+    suite
+        .scenarios
+        .iter()
+        .enumerate()
+        .flat_map(|(s, scenario)| {
+            let keep = &keep;
+            scenario
+                .runs
+                .iter()
+                .enumerate()
+                .filter(move |(_, run)| keep(scenario, run))
+                .map(move |(r, _)| (s, r))
+        })
+        .collect()
+}
+
+/// Whether a progress bar makes sense: standard error is a terminal and no CI system is
+/// running us.
+pub fn progress_wanted() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
+}
+
+impl Harness<'_> {
+    /// Runs the selected trials. The engine is asked for its name and capabilities once,
+    /// before any trial; each worker then makes its own engine with `factory`.
+    pub fn run(
+        &self,
+        suite: &Suite,
+        selection: &[(usize, usize)],
+        factory: &Factory<'_>,
+    ) -> Result<RunReport, HarnessError> {
+        let probe = factory();
+        let engine = probe.info();
+        let capabilities = probe.capabilities();
+        drop(probe);
+        let unknown = capabilities.unknown_axes();
+        if !unknown.is_empty() {
+            return Err(HarnessError::UnknownAxes {
+                engine: engine.to_string(),
+                axes: unknown.join(", "),
+            });
+        }
+        let reasons = capabilities.observes(Observable::Reasons);
+        let tier = match self.tier {
+            Some(Tier::Strict) if !reasons => {
+                return Err(HarnessError::StrictWithoutReasons {
+                    engine: engine.to_string(),
+                })
+            }
+            Some(tier) => tier,
+            None if reasons => Tier::Strict,
+            None => Tier::Basic,
+        };
+        let trials = self.run_workers(suite, selection, factory, &capabilities, tier);
+        Ok(RunReport {
+            engine,
+            capabilities,
+            tier,
+            trials,
+        })
+    }
+
+    fn run_workers(
+        &self,
+        suite: &Suite,
+        selection: &[(usize, usize)],
+        factory: &Factory<'_>,
+        capabilities: &Capabilities,
+        tier: Tier,
+    ) -> Vec<Trial> {
+        let bar = if self.progress {
+            let bar = ProgressBar::with_draw_target(
+                Some(selection.len() as u64),
+                ProgressDrawTarget::stderr(),
+            );
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} trials {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<Option<Trial>>> = Mutex::new(vec![None; selection.len()]);
+        let work = || {
+            let mut engine = factory();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(s, r)) = selection.get(i) else {
+                    break;
+                };
+                let trial = self.one_trial(suite, s, r, engine.as_mut(), capabilities, tier);
+                bar.inc(1);
+                if let Ok(mut done) = done.lock() {
+                    done[i] = Some(trial);
+                }
+            }
+        };
+        let jobs = if self.jobs == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.jobs
+        }
+        .min(selection.len().max(1));
+        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+            Ok(pool) if jobs > 1 => {
+                pool.broadcast(|_| work());
+            }
+            _ => work(),
+        }
+        bar.finish_and_clear();
+        let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+        done.into_iter()
+            .zip(selection)
+            .map(|(trial, &(s, r))| {
+                trial.unwrap_or_else(|| Trial {
+                    scenario: s,
+                    run: r,
+                    outcome: Outcome::HarnessError(
+                        "the worker that took this trial stopped before finishing it".to_string(),
+                    ),
+                    verdicts: Vec::new(),
+                    unobserved: Vec::new(),
+                    elapsed: std::time::Duration::ZERO,
+                })
+            })
+            .collect()
+    }
+
+    /// One trial, with the expectations applied. A panic here is ours (the runner catches
+    /// the engine's own), so it becomes a harness error.
+    fn one_trial(
+        &self,
+        suite: &Suite,
+        s: usize,
+        r: usize,
+        engine: &mut dyn Referee,
+        capabilities: &Capabilities,
+        tier: Tier,
+    ) -> Trial {
+        let scenario = &suite.scenarios[s];
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            run_trial(scenario, s, r, engine, capabilities, tier)
+        }));
+        let mut trial = ran.unwrap_or_else(|_| Trial {
+            scenario: s,
+            run: r,
+            outcome: Outcome::HarnessError("the harness panicked during this trial".to_string()),
+            verdicts: Vec::new(),
+            unobserved: Vec::new(),
+            elapsed: std::time::Duration::ZERO,
+        });
+        if let Some(entry) = self
+            .expectations
+            .and_then(|e| e.lookup(&scenario.id, &scenario.runs[r].label))
+        {
+            trial.outcome = apply_expectation(trial.outcome, &entry.reason);
+        }
+        trial
+    }
+}
+
+/// A listed trial: a failure becomes expected, a pass unexpected; a trial that did not apply
+/// or that we broke stays as it is.
+pub(crate) fn apply_expectation(outcome: Outcome, listed: &str) -> Outcome {
+    if outcome.is_failure() {
+        Outcome::ExpectedFailure {
+            listed: listed.to_string(),
+            actual: Box::new(outcome),
+        }
+    } else if outcome == Outcome::Pass {
+        Outcome::UnexpectedPass {
+            listed: listed.to_string(),
+        }
+    } else {
+        outcome
+    }
+}

@@ -1,0 +1,617 @@
+//! One trial: a scenario under one of its runs, played through one implementation, with every
+//! expectation compared against what the implementation says and shows.
+
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use super::{Capabilities, EngineError, ErrorKind, Observable, Observation, Referee, Unsupported};
+use crate::board::{points_text, Point};
+use crate::game::counting::format_points;
+use crate::game::{Refereed, Verdict};
+use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
+
+/// How closely verdicts are compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    /// Legal against illegal (and a breach as a breach); reasons are not compared.
+    Basic,
+    /// Also the reason of every illegal verdict and breach. Needs
+    /// [`Observable::Reasons`].
+    Strict,
+}
+
+impl Tier {
+    pub fn word(self) -> &'static str {
+        match self {
+            Tier::Basic => "basic",
+            Tier::Strict => "strict",
+        }
+    }
+}
+
+/// One assertion that did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The move after which the check was made (0: the start).
+    pub after: usize,
+    /// The line of the expectation in the scenario file.
+    pub line: usize,
+    pub key: &'static str,
+    pub expected: String,
+    pub actual: String,
+    /// For boards: the first point where expected and actual differ.
+    pub first_difference: Option<Point>,
+}
+
+impl Mismatch {
+    /// One line for lists and expectations files: where, which key, expected and actual
+    /// (boards shortened to their first difference).
+    pub fn summary(&self) -> String {
+        let at = if self.after == 0 {
+            "at the start".to_string()
+        } else {
+            format!("after move {}", self.after)
+        };
+        if self.expected.contains('\n') || self.actual.contains('\n') {
+            let first = self
+                .first_difference
+                .map_or(String::new(), |p| format!(", first difference at {p}"));
+            format!("{at}: {} differs{first}", self.key)
+        } else {
+            format!(
+                "{at}: {} expected {}, got {}",
+                self.key, self.expected, self.actual
+            )
+        }
+    }
+}
+
+/// The outcome of one trial.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail(Vec<Mismatch>),
+    /// It did not pass, and the engine's expectations file says so (`listed` is the reason
+    /// given there). It does not fail the run.
+    ExpectedFailure {
+        listed: String,
+        actual: Box<Outcome>,
+    },
+    /// The expectations file says it fails, but it passed: the run fails, so that the list
+    /// cannot rot.
+    UnexpectedPass {
+        listed: String,
+    },
+    /// The implementation lacks a rules value or an observation the scenario needs.
+    NotApplicable(String),
+    /// The implementation crashed, panicked or broke the protocol.
+    Error(String),
+    /// The implementation did not answer in time.
+    Timeout(String),
+    /// Something went wrong on our side (an invalid scenario, a panic in the harness): never
+    /// blamed on the implementation.
+    HarnessError(String),
+}
+
+impl Outcome {
+    /// The word reports use for the outcome.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail(_) => "fail",
+            Outcome::ExpectedFailure { .. } => "expected-failure",
+            Outcome::UnexpectedPass { .. } => "unexpected-pass",
+            Outcome::NotApplicable(_) => "not-applicable",
+            Outcome::Error(_) => "error",
+            Outcome::Timeout(_) => "timeout",
+            Outcome::HarnessError(_) => "harness-error",
+        }
+    }
+
+    /// Whether the outcome fails the run: anything but a pass, an expected failure or a
+    /// trial that does not apply.
+    pub fn fails_run(&self) -> bool {
+        !matches!(
+            self,
+            Outcome::Pass | Outcome::ExpectedFailure { .. } | Outcome::NotApplicable(_)
+        )
+    }
+
+    /// Whether the implementation did not do what the scenario expects (a failure, an error
+    /// or a timeout): what an expectations file may list.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Fail(_) | Outcome::Error(_) | Outcome::Timeout(_)
+        )
+    }
+
+    /// A one-line account of what went wrong, for lists, JUnit messages and expectations
+    /// files; empty for a pass.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Pass => String::new(),
+            Outcome::Fail(mismatches) => {
+                let first = mismatches.first().map_or(String::new(), Mismatch::summary);
+                match mismatches.len() {
+                    0 | 1 => first,
+                    n => format!("{first} (and {} more)", n - 1),
+                }
+            }
+            Outcome::ExpectedFailure { actual, .. } => actual.summary(),
+            Outcome::UnexpectedPass { listed } => {
+                format!("listed as an expected failure ({listed}), but it passed")
+            }
+            Outcome::NotApplicable(why)
+            | Outcome::Error(why)
+            | Outcome::Timeout(why)
+            | Outcome::HarnessError(why) => why.clone(),
+        }
+    }
+}
+
+/// A scenario under one run, and how it went.
+#[derive(Clone, Debug)]
+pub struct Trial {
+    /// Index of the scenario in its suite.
+    pub scenario: usize,
+    /// Index of the run in the scenario.
+    pub run: usize,
+    pub outcome: Outcome,
+    /// The verdict of every event, in order (as far as the trial got).
+    pub verdicts: Vec<Verdict>,
+    /// The keys of the checks left out because the implementation cannot observe them.
+    pub unobserved: Vec<&'static str>,
+    pub elapsed: Duration,
+}
+
+/// Runs one scenario under each of its runs (or those whose label `only` accepts), one after
+/// the other on one implementation, in the strictest tier it supports.
+pub fn run_scenario(
+    scenario: &Scenario,
+    index: usize,
+    referee: &mut dyn Referee,
+    only: &dyn Fn(&str) -> bool,
+) -> Vec<Trial> {
+    let capabilities = referee.capabilities();
+    let tier = if capabilities.observes(Observable::Reasons) {
+        Tier::Strict
+    } else {
+        Tier::Basic
+    };
+    (0..scenario.runs.len())
+        .filter(|&r| only(&scenario.runs[r].label))
+        .map(|r| run_trial(scenario, index, r, referee, &capabilities, tier))
+        .collect()
+}
+
+/// Runs one trial. Nothing the implementation does (an error, a panic) escapes: it becomes
+/// the outcome.
+pub fn run_trial(
+    scenario: &Scenario,
+    index: usize,
+    run: usize,
+    referee: &mut dyn Referee,
+    capabilities: &Capabilities,
+    tier: Tier,
+) -> Trial {
+    let started = Instant::now();
+    let mut trial = Trial {
+        scenario: index,
+        run,
+        outcome: Outcome::Pass,
+        verdicts: Vec::new(),
+        unobserved: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    trial.outcome = play(scenario, run, referee, capabilities, tier, &mut trial);
+    trial.elapsed = started.elapsed();
+    trial
+}
+
+/// Why a trial cannot apply to an implementation with these capabilities, before it starts.
+pub fn not_applicable(
+    scenario: &Scenario,
+    run: usize,
+    capabilities: &Capabilities,
+) -> Option<String> {
+    if scenario.needs_record() && !capabilities.observes(Observable::Procedures) {
+        return Some(
+            "the scenario is a referee's record (violations standing on the board, notices), and the implementation only judges legality".to_string(),
+        );
+    }
+    if let Err(why) = capabilities.supports(&scenario.runs[run].rules) {
+        return Some(why);
+    }
+    let checks: Vec<&Check> = scenario
+        .expectations
+        .iter()
+        .filter(|e| e.runs.contains(&run))
+        .flat_map(|e| &e.checks)
+        .collect();
+    let unseen: Vec<&'static str> = checks
+        .iter()
+        .filter(|c| !observable(c, capabilities))
+        .map(|c| c.key())
+        .collect();
+    (!checks.is_empty() && unseen.len() == checks.len()).then(|| {
+        format!(
+            "the implementation observes nothing this scenario checks ({})",
+            dedup(unseen).join(", ")
+        )
+    })
+}
+
+fn dedup(mut keys: Vec<&'static str>) -> Vec<&'static str> {
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+fn play(
+    scenario: &Scenario,
+    run: usize,
+    referee: &mut dyn Referee,
+    capabilities: &Capabilities,
+    tier: Tier,
+    trial: &mut Trial,
+) -> Outcome {
+    if let Some(why) = not_applicable(scenario, run, capabilities) {
+        return Outcome::NotApplicable(why);
+    }
+    let rules = &scenario.runs[run].rules;
+    // The suite is ours: a set-up the reference cannot start from is a harness error, and
+    // must not be reported as the implementation's refusal.
+    if let Err(e) = Refereed::new(*rules, &scenario.setup) {
+        return Outcome::HarnessError(format!("the scenario's set-up is invalid: {e}"));
+    }
+    match guarded(|| referee.start(rules, &scenario.setup)) {
+        Err(e) => return engine_failure(0, &e),
+        Ok(Err(Unsupported(why))) => return Outcome::NotApplicable(why),
+        Ok(Ok(())) => {}
+    }
+    let mut mismatches = Vec::new();
+    let mut judge = Judge {
+        scenario,
+        run,
+        capabilities,
+        tier,
+        mismatches: &mut mismatches,
+        unobserved: &mut trial.unobserved,
+    };
+    let seen = match guarded(|| observe(scenario, run, 0, referee)) {
+        Ok(seen) => seen,
+        Err(e) => return engine_failure(0, &e),
+    };
+    judge.check_after(0, None, &seen);
+    for (k, event) in scenario.events.iter().enumerate() {
+        let verdict = match guarded(|| referee.apply(event)).and_then(|r| r) {
+            Ok(v) => v,
+            Err(e) => return engine_failure(k + 1, &e),
+        };
+        let seen = match guarded(|| observe(scenario, run, k + 1, referee)) {
+            Ok(seen) => seen,
+            Err(e) => return engine_failure(k + 1, &e),
+        };
+        judge.check_after(k + 1, Some(&verdict), &seen);
+        trial.verdicts.push(verdict);
+    }
+    trial.unobserved = dedup(std::mem::take(&mut trial.unobserved));
+    if mismatches.is_empty() {
+        Outcome::Pass
+    } else {
+        Outcome::Fail(mismatches)
+    }
+}
+
+/// Calls into the implementation, turning a panic into a crash.
+fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, EngineError> {
+    catch_unwind(AssertUnwindSafe(call)).map_err(|payload| {
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".to_string());
+        EngineError::crash(format!("the implementation panicked: {text}"))
+    })
+}
+
+fn engine_failure(after: usize, error: &EngineError) -> Outcome {
+    let at = if after == 0 {
+        "at the start".to_string()
+    } else {
+        format!("at move {after}")
+    };
+    let text = format!("{at}: {}", error.message);
+    match error.kind {
+        ErrorKind::Timeout => Outcome::Timeout(text),
+        ErrorKind::Crash | ErrorKind::Protocol => Outcome::Error(text),
+    }
+}
+
+/// What the referee shows after event `after`, with its count only if an expectation there
+/// asks for the result or the score.
+fn observe(scenario: &Scenario, run: usize, after: usize, referee: &dyn Referee) -> Observation {
+    let mut seen = referee.observe();
+    let wants_count = scenario
+        .expectations
+        .iter()
+        .filter(|e| e.after == after && e.runs.contains(&run))
+        .flat_map(|e| &e.checks)
+        .any(|c| matches!(c, Check::Result(_) | Check::Score(_)));
+    if wants_count && seen.result.is_none() && seen.score.is_none() {
+        (seen.result, seen.score) = referee.count();
+    }
+    seen
+}
+
+/// Whether an implementation with these capabilities can be asked about a check. A verdict
+/// is always observable: it is what `apply` returns.
+fn observable(check: &Check, capabilities: &Capabilities) -> bool {
+    let needs = match check {
+        Check::Verdict(ExpectedVerdict::Ruled(_)) | Check::Class(_) | Check::Warnings(_) => {
+            Observable::Procedures
+        }
+        Check::Verdict(_) => return true,
+        Check::Captures(_) | Check::SelfCaptures(_) => Observable::Captures,
+        Check::Board(_) => Observable::Board,
+        Check::Prisoners(_) => Observable::Prisoners,
+        Check::ToMove(_) => Observable::ToMove,
+        Check::Phase(_) => Observable::Phase,
+        Check::Result(_) | Check::Score(_) => Observable::Score,
+    };
+    capabilities.observes(needs)
+}
+
+/// A diagram of a list of stones on the scenario's board, as the scenario format writes it.
+pub fn stones_diagram(stones: &Stones, width: u8, height: u8) -> String {
+    let mut out = String::new();
+    for row in (0..height).rev() {
+        for col in 0..width {
+            if col > 0 {
+                out.push(' ');
+            }
+            let p = Point::new(col, row);
+            out.push(
+                stones
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map_or('.', |(_, c)| c.stone_char()),
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn first_difference(a: &Stones, b: &Stones, width: u8, height: u8) -> Option<Point> {
+    let at = |s: &Stones, p: Point| s.iter().find(|(q, _)| *q == p).map(|(_, c)| *c);
+    (0..height)
+        .rev()
+        .flat_map(|row| (0..width).map(move |col| Point::new(col, row)))
+        .find(|&p| at(a, p) != at(b, p))
+}
+
+/// What an implementation shows for an observation it declared but did not give: wrong, not
+/// "not observable".
+const MISSING: &str = "(nothing shown)";
+
+/// Compares one trial's expectations with what the implementation says and shows.
+struct Judge<'a> {
+    scenario: &'a Scenario,
+    run: usize,
+    capabilities: &'a Capabilities,
+    tier: Tier,
+    mismatches: &'a mut Vec<Mismatch>,
+    unobserved: &'a mut Vec<&'static str>,
+}
+
+impl Judge<'_> {
+    fn check_after(&mut self, after: usize, verdict: Option<&Verdict>, seen: &Observation) {
+        let scenario = self.scenario;
+        for e in scenario
+            .expectations
+            .iter()
+            .filter(|e| e.after == after && e.runs.contains(&self.run))
+        {
+            for check in &e.checks {
+                if !observable(check, self.capabilities) {
+                    self.unobserved.push(check.key());
+                    continue;
+                }
+                let mut first = None;
+                let compared = self.compare(check, verdict, seen, &mut first);
+                if let Some((expected, actual)) = compared {
+                    self.mismatches.push(Mismatch {
+                        after,
+                        line: e.line,
+                        key: check.key(),
+                        expected,
+                        actual,
+                        first_difference: first,
+                    });
+                }
+            }
+        }
+    }
+
+    /// `None` when the check holds, else the expected and actual texts.
+    fn compare(
+        &self,
+        check: &Check,
+        verdict: Option<&Verdict>,
+        seen: &Observation,
+        first: &mut Option<Point>,
+    ) -> Option<(String, String)> {
+        let (w, h) = (self.scenario.setup.width, self.scenario.setup.height);
+        let strict = self.tier == Tier::Strict;
+        match check {
+            Check::Verdict(expected) => {
+                let actual = verdict.map_or("(no move)".to_string(), verdict_text);
+                let ok = match (expected, verdict) {
+                    (ExpectedVerdict::Legal, Some(Verdict::Legal { .. })) => true,
+                    (ExpectedVerdict::Illegal(r), Some(Verdict::Illegal(a))) => !strict || r == a,
+                    (ExpectedVerdict::Breach(r), Some(Verdict::Breach { reason, .. })) => {
+                        !strict || r == reason
+                    }
+                    (ExpectedVerdict::Ruled(r), Some(Verdict::Ruled(a))) => r == a,
+                    _ => false,
+                };
+                (!ok).then(|| (expected.to_string(), actual))
+            }
+            Check::Class(class) => {
+                let actual = match verdict {
+                    Some(Verdict::Breach { class, .. }) => class.to_string(),
+                    Some(other) => format!("no breach ({})", verdict_text(other)),
+                    None => "(no move)".to_string(),
+                };
+                (class.word() != actual).then(|| (class.to_string(), actual))
+            }
+            Check::Warnings(expected) => compare_pair(*expected, seen.warnings),
+            Check::Captures(points) | Check::SelfCaptures(points) => {
+                let actual: Vec<Point> = match verdict {
+                    Some(Verdict::Legal {
+                        captured,
+                        self_captured,
+                    }) => {
+                        if matches!(check, Check::Captures(_)) {
+                            captured.clone()
+                        } else {
+                            self_captured.clone()
+                        }
+                    }
+                    _ => Vec::new(),
+                };
+                let (e, a) = (points_text(points), points_text(&actual));
+                (e != a).then_some((e, a))
+            }
+            Check::Board(expected) => {
+                let mut expected = expected.clone();
+                expected.sort();
+                match &seen.stones {
+                    None => Some((stones_diagram(&expected, w, h), MISSING.to_string())),
+                    Some(actual) if *actual != expected => {
+                        *first = first_difference(&expected, actual, w, h);
+                        Some((
+                            stones_diagram(&expected, w, h),
+                            stones_diagram(actual, w, h),
+                        ))
+                    }
+                    Some(_) => None,
+                }
+            }
+            Check::Prisoners(expected) => compare_pair(*expected, seen.prisoners),
+            Check::ToMove(c) => {
+                let a = seen
+                    .to_move
+                    .map_or(MISSING.to_string(), |c| c.letter().to_string());
+                (c.letter().to_string() != a).then(|| (c.letter().to_string(), a))
+            }
+            Check::Phase(p) => {
+                let a = seen.phase.map_or(MISSING.to_string(), |p| p.to_string());
+                (p.to_string() != a).then(|| (p.to_string(), a))
+            }
+            Check::Result(r) => {
+                let a = seen.result.as_deref().unwrap_or(MISSING);
+                (r != a).then(|| (r.clone(), a.to_string()))
+            }
+            Check::Score([b, wt]) => {
+                let text =
+                    |[b, w]: [i32; 2]| format!("B {}, W {}", format_points(b), format_points(w));
+                let e = text([*b, *wt]);
+                let a = seen.score.map_or(MISSING.to_string(), text);
+                (e != a).then_some((e, a))
+            }
+        }
+    }
+}
+
+/// Compares a count per colour (prisoners, warnings) with what the implementation shows.
+fn compare_pair(expected: [u32; 2], seen: Option<[u32; 2]>) -> Option<(String, String)> {
+    let text = |[b, w]: [u32; 2]| format!("B {b}, W {w}");
+    let actual = seen.map_or(MISSING.to_string(), text);
+    let expected = text(expected);
+    (expected != actual).then_some((expected, actual))
+}
+
+/// A verdict as reports show it.
+fn verdict_text(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Legal { .. } => "legal".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Counts of outcomes, for summaries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    pub pass: usize,
+    pub fail: usize,
+    pub expected_failure: usize,
+    pub unexpected_pass: usize,
+    pub not_applicable: usize,
+    pub error: usize,
+    pub timeout: usize,
+    pub harness_error: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, outcome: &Outcome) {
+        let slot = match outcome {
+            Outcome::Pass => &mut self.pass,
+            Outcome::Fail(_) => &mut self.fail,
+            Outcome::ExpectedFailure { .. } => &mut self.expected_failure,
+            Outcome::UnexpectedPass { .. } => &mut self.unexpected_pass,
+            Outcome::NotApplicable(_) => &mut self.not_applicable,
+            Outcome::Error(_) => &mut self.error,
+            Outcome::Timeout(_) => &mut self.timeout,
+            Outcome::HarnessError(_) => &mut self.harness_error,
+        };
+        *slot += 1;
+    }
+
+    pub fn total(&self) -> usize {
+        self.pass
+            + self.fail
+            + self.expected_failure
+            + self.unexpected_pass
+            + self.not_applicable
+            + self.error
+            + self.timeout
+            + self.harness_error
+    }
+
+    /// Trials that fail the run.
+    pub fn failing(&self) -> usize {
+        self.fail + self.unexpected_pass + self.error + self.timeout + self.harness_error
+    }
+
+    /// Trials that apply: the denominator of every ratio a report shows.
+    pub fn applicable(&self) -> usize {
+        self.total() - self.not_applicable
+    }
+}
+
+impl fmt::Display for Tally {
+    /// The counts that are not zero, passes always; never a percentage.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts = [
+            (self.fail, "failed"),
+            (self.expected_failure, "expected failures"),
+            (self.unexpected_pass, "unexpected passes"),
+            (self.error, "errors"),
+            (self.timeout, "timeouts"),
+            (self.harness_error, "harness errors"),
+            (self.not_applicable, "not applicable"),
+        ];
+        write!(f, "{} passed", self.pass)?;
+        for (n, word) in parts {
+            if n > 0 {
+                write!(f, ", {n} {word}")?;
+            }
+        }
+        Ok(())
+    }
+}
