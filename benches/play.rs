@@ -398,6 +398,28 @@ fn suite(c: &mut Criterion) {
             black_box(passed)
         })
     });
+    // The harness as `goconform check` uses it: engine per worker, expectations, ordering.
+    // One worker against two measures what the pool costs and gains on the same trials.
+    let selection = goconform::conformance::harness::select(&suite, |_, _| true);
+    let factory: &goconform::conformance::harness::Factory = &|| {
+        Box::new(goconform::conformance::Reference::new())
+            as Box<dyn goconform::conformance::Referee>
+    };
+    for jobs in [1, 2] {
+        group.bench_function(BenchmarkId::new("harness_jobs", jobs), |b| {
+            let harness = goconform::conformance::Harness {
+                jobs,
+                ..Default::default()
+            };
+            b.iter(|| {
+                let report = harness
+                    .run(&suite, &selection, factory)
+                    .expect("the run starts");
+                assert_eq!(report.tally().pass, trials, "every trial passes");
+                black_box(report.trials.len())
+            })
+        });
+    }
     group.finish();
 }
 

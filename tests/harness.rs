@@ -437,3 +437,37 @@ fn libtest_makes_one_test_per_trial_and_fails_what_fails_the_run() {
     assert_eq!(conclusion.num_failed, 0);
     let _ = std::fs::remove_file(&log);
 }
+
+#[test]
+fn unjudged_reasons_and_untaken_events_are_not_applicable() {
+    let (_, suite) = suite(&[KO, "ending/resign-during-play.toml"]);
+    // A GTP-like engine: refuses occupied points, suicide and ko, takes plays and passes.
+    let gtp_like = Capabilities::everything()
+        .judging([Reason::Occupied, Reason::Suicide, Reason::Ko])
+        .taking([
+            goconform::conformance::EventKind::Play,
+            goconform::conformance::EventKind::Pass,
+        ]);
+    let report = run(&suite, &Harness::default(), Fault::None, gtp_like.clone());
+    for t in &report.trials {
+        let scenario = &suite.scenarios[t.scenario];
+        if scenario.id == "basic-ko" {
+            assert_eq!(t.outcome, Outcome::Pass, "{:?}", t.outcome);
+        } else {
+            let Outcome::NotApplicable(why) = &t.outcome else {
+                panic!("{}: {:?}", scenario.id, t.outcome)
+            };
+            assert!(why.contains("`resign` events"), "{why}");
+        }
+    }
+    // Judging no ko makes the ko scenario not applicable.
+    let no_ko = gtp_like.judging([Reason::Occupied, Reason::Suicide]);
+    let (_, ko) = self::suite(&[KO]);
+    let report = run(&ko, &Harness::default(), Fault::None, no_ko);
+    for t in &report.trials {
+        let Outcome::NotApplicable(why) = &t.outcome else {
+            panic!("{:?}", t.outcome)
+        };
+        assert!(why.contains("does not judge `ko`") || why.contains("superko"), "{why}");
+    }
+}

@@ -6,8 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
+use crate::board::Move;
+use crate::game::{Event, Reason};
 use crate::rules::{Rules, AXES};
 
 /// Something an implementation can report. Each has one word, used in reports, the
@@ -71,6 +73,52 @@ impl fmt::Display for Observable {
     }
 }
 
+/// A kind of ordinary event (the referee's record events go with
+/// [`Observable::Procedures`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    Play,
+    Pass,
+    Dispute,
+    Agree,
+    Resign,
+}
+
+impl EventKind {
+    pub const ALL: &'static [EventKind] = &[
+        EventKind::Play,
+        EventKind::Pass,
+        EventKind::Dispute,
+        EventKind::Agree,
+        EventKind::Resign,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            EventKind::Play => "play",
+            EventKind::Pass => "pass",
+            EventKind::Dispute => "dispute",
+            EventKind::Agree => "agree",
+            EventKind::Resign => "resign",
+        }
+    }
+
+    /// The kind of an event; `None` for the referee's record events.
+    pub fn of(event: &Event) -> Option<EventKind> {
+        Some(match event {
+            Event::Move(_, Move::Play(_)) => EventKind::Play,
+            Event::Move(_, Move::Pass) => EventKind::Pass,
+            Event::Dispute(_) => EventKind::Dispute,
+            Event::Agree(_) => EventKind::Agree,
+            Event::Resign(_) => EventKind::Resign,
+            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..) => {
+                return None
+            }
+        })
+    }
+}
+
 /// The rules values an implementation plays under and the observations it offers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Capabilities {
@@ -79,18 +127,38 @@ pub struct Capabilities {
     pub axes: BTreeMap<String, Vec<String>>,
     /// What the implementation can report.
     pub observes: BTreeSet<Observable>,
+    /// The reasons it refuses moves for; `None` for every reason. A scenario that expects a
+    /// refusal for another reason is not applicable (a GTP engine does not judge whose turn
+    /// it is, say): playing it on would blame the engine for what it never claimed.
+    #[serde(serialize_with = "reason_words")]
+    pub judges: Option<BTreeSet<Reason>>,
+    /// The kinds of event it takes; `None` for every kind. A scenario with another kind of
+    /// event is not applicable.
+    pub events: Option<BTreeSet<EventKind>>,
+}
+
+fn reason_words<S: Serializer>(
+    reasons: &Option<BTreeSet<Reason>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match reasons {
+        None => serializer.serialize_none(),
+        Some(set) => serializer.collect_seq(set.iter().map(|r| r.word())),
+    }
 }
 
 impl Capabilities {
-    /// Every axis value and every observation: what the reference offers.
+    /// Every axis value, every observation, every reason and event: what the reference
+    /// offers.
     pub fn everything() -> Capabilities {
         Capabilities {
-            axes: BTreeMap::new(),
             observes: Observable::ALL.iter().copied().collect(),
+            ..Capabilities::default()
         }
     }
 
-    /// Every axis value, and no observation yet: a start for the builder methods.
+    /// Every axis value, reason and event, and no observation yet: a start for the builder
+    /// methods.
     pub fn new() -> Capabilities {
         Capabilities::default()
     }
@@ -112,6 +180,26 @@ impl Capabilities {
             values.into_iter().map(Into::into).collect(),
         );
         self
+    }
+
+    /// Restricts the reasons it refuses moves for.
+    pub fn judging(mut self, reasons: impl IntoIterator<Item = Reason>) -> Capabilities {
+        self.judges = Some(reasons.into_iter().collect());
+        self
+    }
+
+    /// Restricts the kinds of event it takes.
+    pub fn taking(mut self, kinds: impl IntoIterator<Item = EventKind>) -> Capabilities {
+        self.events = Some(kinds.into_iter().collect());
+        self
+    }
+
+    pub fn judges(&self, reason: Reason) -> bool {
+        self.judges.as_ref().is_none_or(|set| set.contains(&reason))
+    }
+
+    pub fn takes(&self, kind: EventKind) -> bool {
+        self.events.as_ref().is_none_or(|set| set.contains(&kind))
     }
 
     pub fn observes(&self, what: Observable) -> bool {

@@ -20,7 +20,7 @@ mod reference;
 pub mod report;
 pub mod runner;
 
-pub use capabilities::{Capabilities, Observable};
+pub use capabilities::{Capabilities, EventKind, Observable};
 pub use harness::{Harness, RunReport};
 pub use reference::Reference;
 pub use runner::{run_scenario, run_trial, Mismatch, Outcome, Tally, Tier, Trial};

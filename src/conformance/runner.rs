@@ -5,7 +5,9 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use super::{Capabilities, EngineError, ErrorKind, Observable, Observation, Referee, Unsupported};
+use super::{
+    Capabilities, EngineError, ErrorKind, EventKind, Observable, Observation, Referee, Unsupported,
+};
 use crate::board::{points_text, Point};
 use crate::game::counting::format_points;
 use crate::game::{Refereed, Verdict};
@@ -224,6 +226,32 @@ pub fn not_applicable(
     }
     if let Err(why) = capabilities.supports(&scenario.runs[run].rules) {
         return Some(why);
+    }
+    if let Some(kind) = scenario
+        .events
+        .iter()
+        .filter_map(EventKind::of)
+        .find(|k| !capabilities.takes(*k))
+    {
+        return Some(format!(
+            "the implementation does not take `{}` events",
+            kind.word()
+        ));
+    }
+    let refusals = scenario
+        .expectations
+        .iter()
+        .filter(|e| e.runs.contains(&run))
+        .flat_map(|e| &e.checks)
+        .filter_map(|c| match c {
+            Check::Verdict(ExpectedVerdict::Illegal(r) | ExpectedVerdict::Breach(r)) => Some(*r),
+            _ => None,
+        });
+    if let Some(reason) = refusals.into_iter().find(|r| !capabilities.judges(*r)) {
+        return Some(format!(
+            "the implementation does not judge `{}`",
+            reason.word()
+        ));
     }
     let checks: Vec<&Check> = scenario
         .expectations

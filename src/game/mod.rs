@@ -22,7 +22,7 @@ use crate::rules::{
 };
 
 /// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reason {
     /// The point already holds a stone.
     Occupied,
