@@ -62,7 +62,10 @@ fn counts(out: &Output) -> (usize, usize) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let at = words
             .iter()
-            .position(|w| w.trim_end_matches(',') == word)
+            .position(|w| {
+                let w = w.trim_end_matches(',');
+                w == word || w == word.trim_end_matches('s')
+            })
             .unwrap_or_else(|| panic!("no `{word}` in {line}"));
         words[at - 1].parse().unwrap()
     };

@@ -468,6 +468,9 @@ fn unjudged_reasons_and_untaken_events_are_not_applicable() {
         let Outcome::NotApplicable(why) = &t.outcome else {
             panic!("{:?}", t.outcome)
         };
-        assert!(why.contains("does not judge `ko`") || why.contains("superko"), "{why}");
+        assert!(
+            why.contains("does not judge `ko`") || why.contains("superko"),
+            "{why}"
+        );
     }
 }

@@ -324,10 +324,11 @@ fn print_text(
 ) {
     let mut scenarios: Vec<usize> = report.trials.iter().map(|t| t.scenario).collect();
     scenarios.dedup();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     println!(
-        "goconform check: {} scenarios, {} trials, engine {}, {} tier",
-        scenarios.len(),
-        tally.total(),
+        "goconform check: {}, {}, engine {}, {} tier",
+        plural(scenarios.len(), "scenario"),
+        plural(tally.total(), "trial"),
         report.engine,
         report.tier.word()
     );

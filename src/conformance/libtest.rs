@@ -12,8 +12,14 @@
 //!
 //! ```ignore
 //! // tests/conformance.rs
+//! use std::sync::Arc;
+//! use goconform::conformance::{libtest, Referee};
+//!
 //! fn main() {
-//!     goconform::conformance::libtest::main(&|| Box::new(MyEngine::new()), Options::default());
+//!     libtest::main(
+//!         Arc::new(|| Box::new(MyEngine::new()) as Box<dyn Referee>),
+//!         libtest::Options::default(),
+//!     );
 //! }
 //! ```
 //!
@@ -68,8 +74,16 @@ pub fn tests(factory: Arc<SharedFactory>, options: &Options) -> Result<Vec<TestC
         }
     };
     let probe = factory();
+    let engine = probe.info();
     let capabilities = probe.capabilities();
     drop(probe);
+    let unknown = capabilities.unknown_axes();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "{engine} declares unknown rules axes: {}",
+            unknown.join(", ")
+        ));
+    }
     let tier = match options.tier {
         Some(Tier::Strict) if !capabilities.observes(Observable::Reasons) => {
             return Err(
@@ -81,6 +95,11 @@ pub fn tests(factory: Arc<SharedFactory>, options: &Options) -> Result<Vec<TestC
         None if capabilities.observes(Observable::Reasons) => Tier::Strict,
         None => Tier::Basic,
     };
+    eprintln!(
+        "goconform suite {} (interpretation {INTERPRETATION_VERSION}): {engine}, {} tier",
+        env!("CARGO_PKG_VERSION"),
+        tier.word()
+    );
     let suite = Arc::new(suite);
     let capabilities = Arc::new(capabilities);
     let expectations = Arc::new(expectations);
@@ -154,8 +173,9 @@ fn one(
     };
     match outcome {
         Outcome::Pass => Ok(Completion::Completed),
-        Outcome::ExpectedFailure { listed, .. } => Ok(Completion::ignored_with(format!(
-            "expected failure: {listed}"
+        Outcome::ExpectedFailure { listed, actual } => Ok(Completion::ignored_with(format!(
+            "expected failure: {listed} (actual: {})",
+            actual.summary()
         ))),
         Outcome::NotApplicable(why) => {
             Ok(Completion::ignored_with(format!("not applicable: {why}")))
