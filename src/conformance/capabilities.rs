@@ -127,9 +127,11 @@ pub struct Capabilities {
     pub axes: BTreeMap<String, Vec<String>>,
     /// What the implementation can report.
     pub observes: BTreeSet<Observable>,
-    /// The reasons it refuses moves for; `None` for every reason. A scenario that expects a
-    /// refusal for another reason is not applicable (a GTP engine does not judge whose turn
-    /// it is, say): playing it on would blame the engine for what it never claimed.
+    /// The reasons it refuses moves for; `None` for every reason. A move a scenario expects
+    /// refused for another reason is not put to the implementation (a GTP engine does not
+    /// judge whose turn it is, say): a refusal leaves the state unchanged, so the trial goes
+    /// on without it, its verdict not observed, and the engine is not blamed for what it
+    /// never claimed.
     #[serde(serialize_with = "reason_words")]
     pub judges: Option<BTreeSet<Reason>>,
     /// The kinds of event it takes; `None` for every kind. A scenario with another kind of

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::board::{points_text, Point};
 use crate::game::counting::format_points;
-use crate::game::{Refereed, Verdict};
+use crate::game::{Reason, Refereed, Verdict};
 use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
 
 /// How closely verdicts are compared.
@@ -238,16 +238,16 @@ pub fn not_applicable(
             kind.word()
         ));
     }
-    let refusals = scenario
+    let breaches = scenario
         .expectations
         .iter()
         .filter(|e| e.runs.contains(&run))
         .flat_map(|e| &e.checks)
         .filter_map(|c| match c {
-            Check::Verdict(ExpectedVerdict::Illegal(r) | ExpectedVerdict::Breach(r)) => Some(*r),
+            Check::Verdict(ExpectedVerdict::Breach(r)) => Some(*r),
             _ => None,
         });
-    if let Some(reason) = refusals.into_iter().find(|r| !capabilities.judges(*r)) {
+    if let Some(reason) = breaches.into_iter().find(|r| !capabilities.judges(*r)) {
         return Some(format!(
             "the implementation does not judge `{}`",
             reason.word()
@@ -315,15 +315,24 @@ fn play(
     };
     judge.check_after(0, None, &seen);
     for (k, event) in scenario.events.iter().enumerate() {
-        let verdict = match guarded(|| referee.apply(event)).and_then(|r| r) {
-            Ok(v) => v,
-            Err(e) => return engine_failure(k + 1, &e),
+        // A move the scenario expects refused for a reason the implementation does not judge
+        // is not put to it: a refusal leaves the state as it was, so the rest of the trial
+        // is the same without it, and the implementation is not blamed for what it never
+        // claimed (a GTP engine and whose turn it is).
+        let unjudged = unjudged_refusal(scenario, run, k + 1, capabilities);
+        let verdict = match unjudged {
+            Some(reason) => Verdict::Illegal(reason),
+            None => match guarded(|| referee.apply(event)).and_then(|r| r) {
+                Ok(v) => v,
+                Err(e) => return engine_failure(k + 1, &e),
+            },
         };
         let seen = match guarded(|| observe(scenario, run, k + 1, referee)) {
             Ok(seen) => seen,
             Err(e) => return engine_failure(k + 1, &e),
         };
-        judge.check_after(k + 1, Some(&verdict), &seen);
+        let asked = unjudged.is_none().then_some(&verdict);
+        judge.check_after(k + 1, asked, &seen);
         trial.verdicts.push(verdict);
     }
     trial.unobserved = dedup(std::mem::take(&mut trial.unobserved));
@@ -332,6 +341,25 @@ fn play(
     } else {
         Outcome::Fail(mismatches)
     }
+}
+
+/// The reason the scenario expects the event `after` refused for, under `run`, if the
+/// implementation does not judge that reason.
+fn unjudged_refusal(
+    scenario: &Scenario,
+    run: usize,
+    after: usize,
+    capabilities: &Capabilities,
+) -> Option<Reason> {
+    scenario
+        .expectations
+        .iter()
+        .filter(|e| e.after == after && e.runs.contains(&run))
+        .flat_map(|e| &e.checks)
+        .find_map(|c| match c {
+            Check::Verdict(ExpectedVerdict::Illegal(r)) if !capabilities.judges(*r) => Some(*r),
+            _ => None,
+        })
 }
 
 /// Calls into the implementation, turning a panic into a crash.
@@ -445,7 +473,16 @@ impl Judge<'_> {
             .filter(|e| e.after == after && e.runs.contains(&self.run))
         {
             for check in &e.checks {
-                if !observable(check, self.capabilities) {
+                // `verdict` is `None` at the start, and for an event not put to the
+                // implementation: what it would have said there is not observed.
+                let about_the_event = matches!(
+                    check,
+                    Check::Verdict(_)
+                        | Check::Class(_)
+                        | Check::Captures(_)
+                        | Check::SelfCaptures(_)
+                );
+                if !observable(check, self.capabilities) || (about_the_event && verdict.is_none()) {
                     self.unobserved.push(check.key());
                     continue;
                 }
