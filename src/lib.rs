@@ -9,6 +9,7 @@
 //!    The only layer that reads TOML.
 //! 5. [`conformance`]: the [`conformance::Referee`] trait and the runner that checks scenarios
 //!    through any implementation of it, the reference included.
+//!    [`engines`]: engines in other processes (GTP, ...) behind that trait.
 //! 6. [`gtp`] and [`cli`]: thin faces over the layers above.
 //!
 //! # Judging moves with the reference executor
@@ -44,6 +45,7 @@
 pub mod board;
 pub mod cli;
 pub mod conformance;
+pub mod engines;
 pub mod game;
 pub mod gtp;
 pub mod rules;

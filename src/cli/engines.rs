@@ -1,53 +1,86 @@
-//! The implementations the command line can check, by the name `--engine` takes.
+//! The implementations the command line can check, by the name `--engine` takes:
+//! `reference`, the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), any GTP engine
+//! (`gtp:PROGRAM ARGS...`) and any engine speaking the JSON-lines protocol
+//! (`jsonl:PROGRAM ARGS...`).
 //!
-//! Each entry makes a [`Factory`]: the harness calls it once per worker. Out-of-process
-//! engines (GTP, JSON lines) are added here as they come, each behind the same trait.
+//! Each spec makes a [`Factory`]: the harness calls it once per worker. An engine in another
+//! process is started once here before the run, so that one that cannot start at all is bad
+//! input (exit 2) with its reason, not hundreds of identical errors.
 
 use crate::conformance::harness::Factory;
 use crate::conformance::{Referee, Reference};
+use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine};
+use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
+use crate::engines::process::split_command;
 
-/// An engine the command line knows: its spec word and what it is.
-pub(super) struct EngineEntry {
-    pub spec: &'static str,
-    pub about: &'static str,
-}
-
-pub(super) const ENGINES: &[EngineEntry] = &[EngineEntry {
-    spec: "reference",
-    about: "the reference executor in this binary (every axis value, every observation)",
-}];
-
-/// The factory for an engine spec, or an error listing the known specs.
+/// The factory for an engine spec, or an error saying what is known.
 pub(super) fn factory(spec: &str) -> Result<Box<Factory<'static>>, String> {
-    match spec {
-        "reference" => Ok(Box::new(|| Box::new(Reference::new()) as Box<dyn Referee>)),
-        other => Err(format!(
-            "unknown engine `{other}`; known engines: {}",
-            ENGINES
-                .iter()
-                .map(|e| e.spec)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+    if spec == "reference" {
+        return Ok(Box::new(|| Box::new(Reference::new()) as Box<dyn Referee>));
     }
+    if let Some(command) = spec.strip_prefix("jsonl:") {
+        let (program, args) = split_command(command).map_err(|e| format!("{spec}: {e}"))?;
+        let options = JsonlOptions::default();
+        JsonlEngine::connect(&program, &args, options.clone())
+            .map_err(|e| format!("{spec} does not start: {e}"))?;
+        return Ok(Box::new(move || {
+            Box::new(JsonlEngine::new(&program, &args, options.clone())) as Box<dyn Referee>
+        }));
+    }
+    if let Some(profile) = profile_by_name(spec) {
+        GtpEngine::try_new(profile.clone()).map_err(|e| format!("{spec} does not start: {e}"))?;
+        return Ok(Box::new(move || {
+            Box::new(GtpEngine::new(profile.clone())) as Box<dyn Referee>
+        }));
+    }
+    if spec.starts_with("gtp:") {
+        return Err(format!(
+            "{spec}: the GTP command line is empty or unbalanced"
+        ));
+    }
+    Err(format!(
+        "unknown engine `{spec}`; known: reference, {}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
+        gnugo_profiles()
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
-/// `goconform engines`: the engines with their name, version and capabilities.
+/// `goconform engines`: the engines with their capabilities. Engines in other processes are
+/// described from their profiles; they are not started.
 pub(super) fn list() -> super::CommandResult {
-    for entry in ENGINES {
-        let engine = factory(entry.spec)?();
-        let caps = engine.capabilities();
-        println!("{}: {}", entry.spec, entry.about);
-        println!("  reports as: {}", engine.info());
-        let observes: Vec<&str> = caps.observes.iter().map(|o| o.word()).collect();
-        println!("  observes: {}", observes.join(", "));
-        if caps.axes.is_empty() {
-            println!("  axes: every value");
-        } else {
-            for (axis, values) in &caps.axes {
-                println!("  {axis}: only {}", values.join(", "));
-            }
-        }
+    let reference = Reference::new();
+    print_engine(
+        "reference",
+        "the reference executor in this binary",
+        &reference.capabilities(),
+    );
+    for profile in gnugo_profiles() {
+        print_engine(&profile.name, &profile.about, &profile.capabilities);
     }
+    println!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier)");
+    println!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities");
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn print_engine(spec: &str, about: &str, caps: &crate::conformance::Capabilities) {
+    println!("{spec}: {about}");
+    let observes: Vec<&str> = caps.observes.iter().map(|o| o.word()).collect();
+    println!("  observes: {}", observes.join(", "));
+    if caps.axes.is_empty() {
+        println!("  axes: every value");
+    }
+    for (axis, values) in &caps.axes {
+        println!("  {axis}: only {}", values.join(", "));
+    }
+    if let Some(judges) = &caps.judges {
+        let words: Vec<&str> = judges.iter().map(|r| r.word()).collect();
+        println!("  judges: {}", words.join(", "));
+    }
+    if let Some(events) = &caps.events {
+        let words: Vec<&str> = events.iter().map(|e| e.word()).collect();
+        println!("  takes: {}", words.join(", "));
+    }
 }

@@ -81,6 +81,9 @@ enum Command {
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
     /// London Open and AGA procedures side by side, with the clauses behind each ruling.
     Ruling(ruling::RulingArgs),
+    /// Speak the JSON-lines engine protocol (docs/protocol.md) on standard input and
+    /// output, with the reference as the engine: what implementers diff against.
+    Serve,
     /// Speak GTP version 2 on standard input and output, with the reference as referee.
     Gtp {
         /// The ruleset to start with.
@@ -108,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&root, &args),
         Command::Compare(args) => compare::compare(&root, &args),
         Command::Engines => engines::list(),
+        Command::Serve => serve(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),
         Command::Rulesets => views::rulesets(&root),
@@ -262,6 +266,14 @@ fn export(dir: &Path, force: bool) -> CommandResult {
         }
         Err(e) => Err(format!("cannot export: {e}")),
     }
+}
+
+fn serve() -> CommandResult {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    crate::engines::serve::serve(stdin.lock(), stdout.lock())
+        .map_err(|e| format!("serve ended with an I/O error: {e}"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A path as reports show it: relative to the project root where it lies inside it. Embedded

@@ -1,0 +1,862 @@
+//! Any GTP version 2 engine as a [`Referee`], with profiles for GNU Go 3.8.
+//!
+//! # What GTP can show, and what the bridge claims
+//!
+//! GTP judges a board play with `is_legal COLOR VERTEX` (1 or 0) and shows the board with
+//! `list_stones COLOR`. So a [`GtpEngine`]:
+//!
+//! - asks `is_legal` before every board play; on 0 the verdict is illegal, on 1 it sends
+//!   `play` and reads both colours' stones back: the captures (and self-captures) of the
+//!   verdict are the difference between the boards before and after ([`Observable::Captures`],
+//!   [`Observable::Board`]). A pass is `play COLOR pass`. An engine that refuses a `play` it
+//!   has just called legal breaks the protocol.
+//! - cannot give a reason for an illegal play: the reason in [`Verdict::Illegal`] is the
+//!   bridge's guess from the board (`occupied` if the point holds a stone, `suicide` if the
+//!   play would leave its own string without liberties, else `ko` under simple ko and
+//!   `superko` under a superko rule). Reasons are compared only in the strict tier, which needs
+//!   [`Observable::Reasons`], and no GTP profile claims it: the guess is never compared.
+//! - judges only what `is_legal` covers: occupied points, suicide and ko (superko where the
+//!   profile's flags select it). Whose turn it is, pauses and the end of the game are not GTP
+//!   notions (`play` names the colour and GTP engines play on after passes), so trials that
+//!   expect a refusal for such a reason are not applicable.
+//! - takes only plays and passes: GTP has no dispute, agreement, or referee's record, and
+//!   the bridge never sends `resign`.
+//! - does not observe whose turn it is (that would be the bridge's own bookkeeping of the
+//!   event colours, not the engine's), the phase, or the score (GNU Go's `final_score` judges
+//!   dead stones itself; the ending procedures are not GTP's).
+//! - does not observe prisoners: GTP `captures` counts captured stones only, never pass
+//!   stones. Claiming prisoners would force the `pass-stones` axis down to `off`, making every
+//!   trial under a ruleset with pass stones not applicable although pass stones change nothing
+//!   the bridge does observe (verdicts, captures, the board). Leaving prisoners out keeps every
+//!   such legality trial.
+//!
+//! # Set-ups
+//!
+//! GTP has no command that sets up a position, and where the stones come from matters to
+//! superko: the position after each `play` enters the engine's repetition history. So:
+//!
+//! - With [`SetupMethod::LoadSgf`] (GNU Go) a position or a handicap is written to a
+//!   temporary SGF file (`AB`/`AW`, `HA`, `PL`) and loaded with `loadsgf`. GNU Go places such
+//!   stones with `add_stone`, which resets the move history, and records the set-up position
+//!   in the history when the first move is made, with the mover as the player to move: exactly
+//!   `setup_history = "played"` for positional and situational superko.
+//! - With [`SetupMethod::Play`] (any other engine) handicap stones go through
+//!   `set_free_handicap` and the other set-up stones through `play`, in any colour order (no
+//!   such play can capture or be suicide, since every string of the final position has a
+//!   liberty). Under a superko rule that would put the intermediate positions in the history,
+//!   so a set-up with stones is not applicable there.
+//! - `setup_history = "excluded"` cannot be expressed to a GTP engine under a superko rule
+//!   (its history always holds the position the first move is made from): not applicable.
+//!   Under simple ko the history does not matter.
+//! - Boards are square in GTP; a size the engine refuses (`boardsize`) is not applicable.
+//!
+//! # Faults
+//!
+//! Every command has the profile's time limit. A timeout, a crash (the error carries the tail
+//! of the engine's standard error), garbage (an answer not starting with `=` or `?`), an
+//! answer of the wrong id, an answer over the profile's size limit, or a
+//! `protocol_version` other than 2 (checked once per process) is the trial's error or
+//! timeout; the process is then killed and the next trial starts a new one. A process that is
+//! still running is reused from trial to trial (`boardsize`, `clear_board`, `komi`).
+//!
+//! [`Referee::start`] can only say "unsupported", so an engine that breaks down while a trial
+//! is being set up is reported by the first [`Referee::apply`] of that trial; until then
+//! [`Referee::observe`] shows nothing.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::process::{show_duration, split_command, EngineProcess};
+use crate::board::{Board, Color, Move, Point};
+use crate::conformance::{
+    Capabilities, EngineError, EngineInfo, ErrorKind, EventKind, Observable, Observation, Referee,
+    Unsupported,
+};
+use crate::game::{Event, Reason, Setup, SetupHistory, Verdict};
+use crate::rules::{KoRule, Rules, SuicideRule};
+use crate::scenario::Stones;
+
+/// The time limit of every command unless a profile says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The largest answer (all its lines together) a profile accepts unless it says otherwise.
+pub const DEFAULT_MAX_ANSWER: usize = 1024 * 1024;
+
+/// How the bridge puts a set-up position on the engine's board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupMethod {
+    /// `set_free_handicap` for handicap stones, `play` for the others (any GTP engine).
+    Play,
+    /// `loadsgf` of a temporary file with `AB`/`AW` stones (GNU Go): no moves, no history.
+    LoadSgf,
+}
+
+/// How to start a GTP engine and what it can do.
+#[derive(Clone, Debug)]
+pub struct GtpProfile {
+    /// The name reports and `--engine` use (`gnugo-positional`, `gtp:...`).
+    pub name: String,
+    /// One line for people: what the profile is.
+    pub about: String,
+    pub program: String,
+    pub args: Vec<String>,
+    /// What the engine started this way really does (see the module documentation).
+    pub capabilities: Capabilities,
+    /// The time limit of every command.
+    pub timeout: Duration,
+    pub setup: SetupMethod,
+    /// The largest answer accepted, in bytes.
+    pub max_answer: usize,
+}
+
+/// The capabilities of a GTP engine playing under one ko rule and one suicide rule (GNU Go
+/// with its flags).
+fn gtp_capabilities(ko: KoRule, suicide: SuicideRule) -> Capabilities {
+    let mut judges = vec![Reason::Occupied, Reason::Suicide, Reason::Ko];
+    if matches!(ko, KoRule::Positional | KoRule::Situational) {
+        judges.push(Reason::Superko);
+    }
+    Capabilities::new()
+        .observing([Observable::Board, Observable::Captures])
+        .only("ko", [ko.word()])
+        .only("suicide", [suicide.word()])
+        .judging(judges)
+        .taking([EventKind::Play, EventKind::Pass])
+}
+
+/// The GNU Go program: `$GNUGO` if set, else `gnugo` on the `PATH`, else
+/// `/usr/games/gnugo` (Debian's place, often missing from `PATH`), else plain `gnugo`.
+pub fn gnugo_program() -> String {
+    if let Some(path) = std::env::var_os("GNUGO") {
+        return path.to_string_lossy().into_owned();
+    }
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("gnugo").is_file()));
+    if !on_path && Path::new("/usr/games/gnugo").is_file() {
+        return "/usr/games/gnugo".to_string();
+    }
+    "gnugo".to_string()
+}
+
+/// GNU Go 3.8, one profile per combination of its ko and suicide flags.
+///
+/// What GNU Go 3.8 has (`gnugo --help`, `engine/board.c: is_allowed_move`, which both
+/// `is_legal` and `play` use), and how each flag maps onto our axes:
+///
+/// - ko: `--simple-ko` (the default) forbids only the immediate recapture of a single stone
+///   that just captured a single stone, and any move (a pass included) clears the ban: our
+///   `simple`. `--positional-superko` forbids recreating any earlier board (and the current
+///   one, by a single-stone suicide): `positional`. `--situational-superko` forbids
+///   recreating an earlier board with the same player to move, positions before passes
+///   included (GNU Go records a pass in its move history like a move): `situational`.
+///   GNU Go has no natural situational superko, and `--no-ko` (no ko rule at all) is none of
+///   our values, so neither has a profile. Repetitions are found by comparing board hashes.
+/// - suicide: `--forbid-suicide` (the default): `forbidden`. `--allow-suicide` allows
+///   suicide "except single-stone suicide": a suicidal play is refused when the played stone
+///   has no neighbour of its own colour, i.e. when it would remove only itself: our
+///   `multi-stone`. `--allow-all-suicide`: `allowed`.
+///
+/// Verified through GTP on 5x5 boards (see `tests/gtp_bridge.rs`, which also runs the
+/// suite's ko, superko and suicide scenarios through every profile): with White on A2 and B1,
+/// `is_legal b A1` (a single-stone suicide) is 0 by default and with `--forbid-suicide` and
+/// `--allow-suicide`, 1 with `--allow-all-suicide`; with White on A3, B2, B1 and Black on A2,
+/// `is_legal b A1` (a two-stone suicide) is 0 by default and with `--forbid-suicide`, 1 with
+/// `--allow-suicide` and `--allow-all-suicide`, and after `play b A1` both black stones are
+/// gone and `captures white` is 2.
+///
+/// A known divergence, which the suite's scenarios document and the profiles keep (it is
+/// GNU Go's, not a limit of GTP): with `--allow-all-suicide`, GNU Go does not test a
+/// single-stone suicide for repetition, so under `--positional-superko` it allows the
+/// suicide that leaves the board as it was, and under `--situational-superko` the one that
+/// recreates a board with the same player to move (`single-stone-suicide`,
+/// `single-stone-suicide-after-pass`, `last-liberty-only`, `pass-always-legal` fail under the
+/// `tromp-taylor`, `logical-rules` and `new-zealand` runs).
+pub fn gnugo_profiles() -> Vec<GtpProfile> {
+    let program = gnugo_program();
+    let kos = [
+        (KoRule::Simple, None, ""),
+        (
+            KoRule::Positional,
+            Some("--positional-superko"),
+            "-positional",
+        ),
+        (
+            KoRule::Situational,
+            Some("--situational-superko"),
+            "-situational",
+        ),
+    ];
+    let suicides = [
+        (SuicideRule::Forbidden, None, ""),
+        (
+            SuicideRule::MultiStone,
+            Some("--allow-suicide"),
+            "-allow-suicide",
+        ),
+        (
+            SuicideRule::Allowed,
+            Some("--allow-all-suicide"),
+            "-allow-all-suicide",
+        ),
+    ];
+    let mut profiles = Vec::new();
+    for (ko, ko_flag, ko_suffix) in kos {
+        for (suicide, suicide_flag, suicide_suffix) in suicides {
+            let mut args = vec!["--mode".to_string(), "gtp".to_string()];
+            args.extend(ko_flag.map(str::to_string));
+            args.extend(suicide_flag.map(str::to_string));
+            profiles.push(GtpProfile {
+                name: format!("gnugo{ko_suffix}{suicide_suffix}"),
+                about: format!(
+                    "GNU Go 3.8 over GTP ({}): ko={ko}, suicide={suicide}",
+                    args.join(" ")
+                ),
+                program: program.clone(),
+                args,
+                capabilities: gtp_capabilities(ko, suicide),
+                timeout: DEFAULT_TIMEOUT,
+                setup: SetupMethod::LoadSgf,
+                max_answer: DEFAULT_MAX_ANSWER,
+            });
+        }
+    }
+    profiles
+}
+
+/// A named GNU Go profile (`gnugo`, `gnugo-positional-allow-all-suicide`, ...) or a custom
+/// engine (`gtp:PROGRAM ARGS...`, see [`GtpProfile::command`]).
+pub fn profile_by_name(name: &str) -> Option<GtpProfile> {
+    if let Some(line) = name.strip_prefix("gtp:") {
+        return GtpProfile::command(line).ok();
+    }
+    gnugo_profiles().into_iter().find(|p| p.name == name)
+}
+
+impl GtpProfile {
+    /// A custom GTP engine from a command line (`PROGRAM ARGS...`, split at white space;
+    /// single or double quotes keep white space in an argument, a backslash escapes the next
+    /// character), with conservative capabilities: every axis value (the bridge cannot know
+    /// the engine's rules), the basic tier, refusals for occupied points, suicide and ko only,
+    /// plays and passes, and the board as its only observation. Its set-up stones go through
+    /// `play`.
+    pub fn command(line: &str) -> Result<GtpProfile, String> {
+        let (program, args) = split_command(line)
+            .map_err(|e| format!("a GTP engine needs a command, gtp:PROGRAM ARGS...: {e}"))?;
+        Ok(GtpProfile {
+            name: format!("gtp:{}", line.trim()),
+            about: format!("a GTP engine: {}", line.trim()),
+            program,
+            args,
+            capabilities: Capabilities::new()
+                .observing([Observable::Board])
+                .judging([Reason::Occupied, Reason::Suicide, Reason::Ko])
+                .taking([EventKind::Play, EventKind::Pass]),
+            timeout: DEFAULT_TIMEOUT,
+            setup: SetupMethod::Play,
+            max_answer: DEFAULT_MAX_ANSWER,
+        })
+    }
+}
+
+/// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
+type Answer = Result<String, String>;
+
+/// A GTP engine behind [`Referee`]. See the module documentation.
+pub struct GtpEngine {
+    profile: GtpProfile,
+    process: Option<EngineProcess>,
+    /// The engine's own `name` and `version`, once a process has answered them.
+    identity: Option<String>,
+    /// A breakdown during `start`, reported by the next `apply`.
+    failure: Option<EngineError>,
+    next_id: u32,
+    size: u8,
+    ko: KoRule,
+    /// The engine's stones after the last command, sorted by point; `None` when unknown.
+    stones: Option<Stones>,
+}
+
+impl GtpEngine {
+    /// An engine for the profile, started at once so that [`Referee::info`] can give its
+    /// name and version. A failure to start is kept and reported by the first trial.
+    pub fn new(profile: GtpProfile) -> GtpEngine {
+        let mut engine = GtpEngine::idle(profile);
+        if let Err(e) = engine.ensure_running() {
+            engine.failure = Some(e);
+        }
+        engine
+    }
+
+    /// An engine for the profile, or why it does not start (cannot be run, does not answer,
+    /// speaks another protocol version).
+    pub fn try_new(profile: GtpProfile) -> Result<GtpEngine, EngineError> {
+        let mut engine = GtpEngine::idle(profile);
+        engine.ensure_running()?;
+        Ok(engine)
+    }
+
+    fn idle(profile: GtpProfile) -> GtpEngine {
+        GtpEngine {
+            profile,
+            process: None,
+            identity: None,
+            failure: None,
+            next_id: 1,
+            size: 0,
+            ko: KoRule::Simple,
+            stones: None,
+        }
+    }
+
+    pub fn profile(&self) -> &GtpProfile {
+        &self.profile
+    }
+
+    /// Whether a process is running now (false before a restart after a fault).
+    pub fn is_running(&mut self) -> bool {
+        self.process.as_mut().is_some_and(EngineProcess::is_running)
+    }
+
+    /// Starts a process if none is running, and checks that it speaks GTP version 2.
+    fn ensure_running(&mut self) -> Result<(), EngineError> {
+        if self.is_running() {
+            return Ok(());
+        }
+        self.stop();
+        self.process = Some(EngineProcess::spawn(
+            &self.profile.program,
+            &self.profile.args,
+        )?);
+        let version = self.expect("protocol_version")?;
+        if version.trim() != "2" {
+            return Err(self.fault(EngineError::protocol(format!(
+                "the engine speaks GTP version `{}`, not 2",
+                version.trim()
+            ))));
+        }
+        let name = self.command("name")?.unwrap_or_default();
+        let version = self.command("version")?.unwrap_or_default();
+        let identity = format!("{} {}", name.trim(), version.trim());
+        self.identity = Some(identity.trim().to_string()).filter(|s| !s.is_empty());
+        Ok(())
+    }
+
+    /// Kills the process, if any; the next trial starts another.
+    fn stop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+        self.stones = None;
+    }
+
+    /// Stops the engine after a breakdown and hands the error back, with the tail of the
+    /// engine's standard error if the message does not carry it yet.
+    fn fault(&mut self, mut error: EngineError) -> EngineError {
+        if let Some(process) = self.process.as_ref() {
+            if !error.message.contains(" (stderr: ") {
+                error.message = with_tail(std::mem::take(&mut error.message), process);
+            }
+        }
+        self.stop();
+        error
+    }
+
+    /// Sends one command and reads its answer. Any breakdown stops the engine.
+    fn command(&mut self, command: &str) -> Result<Answer, EngineError> {
+        let result = self.exchange(command);
+        result.map_err(|e| self.fault(e))
+    }
+
+    /// A command that must succeed: a `?` answer breaks the protocol.
+    fn expect(&mut self, command: &str) -> Result<String, EngineError> {
+        match self.command(command)? {
+            Ok(text) => Ok(text),
+            Err(text) => Err(self.fault(EngineError::protocol(format!(
+                "the engine refused `{command}`: {text}"
+            )))),
+        }
+    }
+
+    fn exchange(&mut self, command: &str) -> Result<Answer, EngineError> {
+        let (timeout, max_answer) = (self.profile.timeout, self.profile.max_answer);
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1).max(1);
+        let Some(process) = self.process.as_mut() else {
+            return Err(EngineError::crash(format!(
+                "`{command}`: the engine is not running"
+            )));
+        };
+        let context = |e: EngineError| match e.kind {
+            ErrorKind::Timeout => {
+                let tail = process_tail(&e.message);
+                EngineError::timeout(format!(
+                    "the engine did not answer `{command}` within {}{tail}",
+                    show_duration(timeout)
+                ))
+            }
+            _ => EngineError {
+                kind: e.kind,
+                message: format!("`{command}`: {}", e.message),
+            },
+        };
+        process
+            .send_line(&format!("{id} {command}"))
+            .map_err(context)?;
+        // No deadline for a time limit too large to add to the clock.
+        let deadline = Instant::now().checked_add(timeout);
+        let mut total = 0usize;
+        let mut lines: Vec<String> = Vec::new();
+        loop {
+            let left = deadline.map_or(timeout, |d| d.saturating_duration_since(Instant::now()));
+            let budget = max_answer.saturating_sub(total);
+            let line = match process.read_line(left, budget) {
+                Ok(line) => line,
+                Err(e) => return Err(context(e)),
+            };
+            total += line.len() + 1;
+            if total > max_answer {
+                return Err(EngineError::protocol(with_tail(
+                    format!("`{command}`: the answer is longer than {max_answer} bytes"),
+                    process,
+                )));
+            }
+            if line.trim().is_empty() {
+                if lines.is_empty() {
+                    continue; // blank lines before an answer are tolerated
+                }
+                break;
+            }
+            lines.push(line);
+        }
+        let first = &lines[0];
+        let (success, rest) = match first.chars().next() {
+            Some('=') => (true, &first[1..]),
+            Some('?') => (false, &first[1..]),
+            _ => {
+                let shown: String = first.chars().take(80).collect();
+                return Err(EngineError::protocol(with_tail(
+                    format!("`{command}`: the answer does not start with `=` or `?`: `{shown}`"),
+                    process,
+                )));
+            }
+        };
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(u64::from(id)) {
+            return Err(EngineError::protocol(with_tail(
+                format!(
+                    "`{command}`: the answer carries the id {} instead of {id}",
+                    &rest[..digits]
+                ),
+                process,
+            )));
+        }
+        let mut text = rest[digits..].trim().to_string();
+        for line in &lines[1..] {
+            text.push('\n');
+            text.push_str(line);
+        }
+        Ok(if success { Ok(text) } else { Err(text) })
+    }
+
+    /// Both colours' stones as the engine shows them, sorted by point.
+    fn read_board(&mut self) -> Result<Stones, EngineError> {
+        let mut stones = Vec::new();
+        for color in Color::BOTH {
+            let answer = self.expect(&format!("list_stones {}", color.name()))?;
+            for vertex in answer.split_whitespace() {
+                match Point::parse_gtp(vertex, self.size, self.size) {
+                    Ok(p) => stones.push((p, color)),
+                    Err(e) => {
+                        return Err(self.fault(EngineError::protocol(format!(
+                            "`list_stones {}` lists `{vertex}`: {e}",
+                            color.name()
+                        ))))
+                    }
+                }
+            }
+        }
+        stones.sort();
+        if stones.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(self.fault(EngineError::protocol(
+                "`list_stones` lists a point as both black and white",
+            )));
+        }
+        Ok(stones)
+    }
+
+    /// Sets up a trial; the outer error is a breakdown, the inner one a set-up the engine
+    /// cannot take.
+    fn prepare(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+    ) -> Result<Result<(), Unsupported>, EngineError> {
+        self.ensure_running()?;
+        let size = setup.width;
+        self.size = size;
+        if let Err(why) = self.command(&format!("boardsize {size}"))? {
+            return Ok(Err(Unsupported(format!(
+                "the engine refuses a {size}x{size} board: {why}"
+            ))));
+        }
+        self.expect("clear_board")?;
+        let positioned = !setup.stones.is_empty() || !setup.handicap.is_empty();
+        if positioned {
+            let placed = match self.profile.setup {
+                SetupMethod::LoadSgf => self.load_sgf(rules, setup)?,
+                SetupMethod::Play => self.play_setup(setup)?,
+            };
+            if let Err(why) = placed {
+                return Ok(Err(why));
+            }
+        }
+        // Komi changes nothing the bridge observes; an engine that refuses it still plays.
+        let _ = self.command(&format!("komi {}", komi_of(rules, setup)))?;
+        self.stones = Some(self.read_board()?);
+        Ok(Ok(()))
+    }
+
+    fn play_setup(&mut self, setup: &Setup) -> Result<Result<(), Unsupported>, EngineError> {
+        if !setup.handicap.is_empty() {
+            let points: Vec<String> = setup.handicap.iter().map(|p| p.to_string()).collect();
+            if let Err(why) = self.command(&format!("set_free_handicap {}", points.join(" ")))? {
+                return Ok(Err(Unsupported(format!(
+                    "the engine refuses the handicap {}: {why}",
+                    points.join(" ")
+                ))));
+            }
+        }
+        for (p, c) in &setup.stones {
+            if let Err(why) = self.command(&format!("play {} {p}", c.name()))? {
+                return Ok(Err(Unsupported(format!(
+                    "the engine refuses the set-up stone {} {p} (set-ups go through `play`): {why}",
+                    c.name()
+                ))));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    fn load_sgf(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+    ) -> Result<Result<(), Unsupported>, EngineError> {
+        let path = setup_file_path();
+        let shown = path.to_string_lossy().into_owned();
+        if shown
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '#')
+        {
+            return Ok(Err(Unsupported(format!(
+                "the set-up file {shown} cannot be named in a GTP command"
+            ))));
+        }
+        if let Err(e) = std::fs::write(&path, setup_sgf(rules, setup)) {
+            return Ok(Err(Unsupported(format!(
+                "cannot write the set-up file {shown}: {e}"
+            ))));
+        }
+        let answer = self.command(&format!("loadsgf {shown}"));
+        let _ = std::fs::remove_file(&path);
+        Ok(answer?.map(|_| ()).map_err(|why| {
+            Unsupported(format!(
+                "the engine does not load the set-up (loadsgf): {why}"
+            ))
+        }))
+    }
+
+    fn play(&mut self, color: Color, p: Point) -> Result<Verdict, EngineError> {
+        let Some(before) = self.stones.clone() else {
+            return Err(self.fault(EngineError::crash("the engine has no game in progress")));
+        };
+        let legal = self.expect(&format!("is_legal {} {p}", color.name()))?;
+        match legal.trim() {
+            "0" => return Ok(Verdict::Illegal(self.guess_reason(&before, color, p))),
+            "1" => {}
+            other => {
+                return Err(self.fault(EngineError::protocol(format!(
+                    "`is_legal {} {p}` answers `{other}`, not 0 or 1",
+                    color.name()
+                ))))
+            }
+        }
+        if let Err(why) = self.command(&format!("play {} {p}", color.name()))? {
+            return Err(self.fault(EngineError::protocol(format!(
+                "`play {} {p}` is refused ({why}) although `is_legal` called it legal",
+                color.name()
+            ))));
+        }
+        let after = self.read_board()?;
+        self.stones = Some(after.clone());
+        let before: BTreeMap<Point, Color> = before.into_iter().collect();
+        let after: BTreeMap<Point, Color> = after.into_iter().collect();
+        let removed = |owner: Color| -> Vec<Point> {
+            before
+                .iter()
+                .filter(|&(q, &c)| c == owner && after.get(q) != Some(&c))
+                .map(|(q, _)| *q)
+                .collect()
+        };
+        let captured = removed(color.opponent());
+        let mut self_captured = removed(color);
+        if after.get(&p) != Some(&color) {
+            self_captured.push(p);
+            self_captured.sort();
+        }
+        Ok(Verdict::Legal {
+            captured,
+            self_captured,
+        })
+    }
+
+    /// A reason for an illegal play, guessed from the board: never compared, since no GTP
+    /// profile observes reasons (see the module documentation).
+    fn guess_reason(&self, stones: &Stones, color: Color, p: Point) -> Reason {
+        let Ok(mut board) = Board::new(self.size, self.size) else {
+            return Reason::Occupied;
+        };
+        for &(q, c) in stones {
+            board.set_stone(c, q);
+        }
+        match board.preview(color, p) {
+            None => Reason::Occupied,
+            Some(preview) if preview.self_captured > 0 => Reason::Suicide,
+            Some(preview) if preview.ko_shape || self.ko == KoRule::Simple => Reason::Ko,
+            Some(_) => Reason::Superko,
+        }
+    }
+}
+
+impl Drop for GtpEngine {
+    fn drop(&mut self) {
+        if let Some(process) = self.process.as_mut() {
+            let _ = process.send_line("quit");
+        }
+        self.stop();
+    }
+}
+
+impl std::fmt::Debug for GtpEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GtpEngine")
+            .field("profile", &self.profile.name)
+            .field("process", &self.process)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Referee for GtpEngine {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: self.profile.name.clone(),
+            version: self
+                .identity
+                .clone()
+                .unwrap_or_else(|| "(not started)".to_string()),
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.profile.capabilities.clone()
+    }
+
+    fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
+        self.failure = None;
+        self.stones = None;
+        self.ko = rules.ko;
+        self.profile
+            .capabilities
+            .supports(rules)
+            .map_err(Unsupported)?;
+        if setup.width != setup.height {
+            return Err(Unsupported(format!(
+                "GTP boards are square, and this one is {}x{}",
+                setup.width, setup.height
+            )));
+        }
+        if matches!(rules.ko, KoRule::Positional | KoRule::Situational) {
+            if setup.history == SetupHistory::Excluded {
+                return Err(Unsupported(
+                    "a GTP engine cannot leave the set-up position out of its superko history (setup_history = excluded)".to_string(),
+                ));
+            }
+            if !setup.stones.is_empty() && self.profile.setup == SetupMethod::Play {
+                return Err(Unsupported(
+                    "set-up stones placed with `play` would put positions that never arose into the engine's superko history".to_string(),
+                ));
+            }
+        }
+        match self.prepare(rules, setup) {
+            Ok(ready) => ready,
+            Err(e) => {
+                self.stop();
+                self.failure = Some(EngineError {
+                    kind: e.kind,
+                    message: format!("while setting up the trial: {}", e.message),
+                });
+                Ok(())
+            }
+        }
+    }
+
+    fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        match event {
+            Event::Move(color, Move::Pass) => {
+                if self.stones.is_none() {
+                    return Err(EngineError::crash("the engine has no game in progress"));
+                }
+                match self.command(&format!("play {} pass", color.name()))? {
+                    Ok(_) => Ok(Verdict::Legal {
+                        captured: Vec::new(),
+                        self_captured: Vec::new(),
+                    }),
+                    Err(why) => Err(self.fault(EngineError::protocol(format!(
+                        "`play {} pass` is refused: {why}",
+                        color.name()
+                    )))),
+                }
+            }
+            Event::Move(color, Move::Play(p)) => self.play(*color, *p),
+            other => Err(EngineError::protocol(format!(
+                "a GTP engine takes plays and passes only, not `{other}` (its capabilities say so; the harness should not have sent it)"
+            ))),
+        }
+    }
+
+    fn observe(&self) -> Observation {
+        Observation {
+            stones: self.stones.clone(),
+            ..Observation::default()
+        }
+    }
+}
+
+/// The komi of the trial: the handicap komi in a handicap game, as the GTP face does.
+fn komi_of(rules: &Rules, setup: &Setup) -> crate::rules::Komi {
+    if setup.handicap.len() >= 2 {
+        rules.handicap_komi
+    } else {
+        rules.komi
+    }
+}
+
+/// A fresh name for a set-up file in the temporary folder.
+fn setup_file_path() -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("goconform-gtp-{}-{n}.sgf", std::process::id()))
+}
+
+/// The set-up as an SGF game with no moves: size, komi, handicap and stones as `AB`/`AW`,
+/// and the player to move (White in a handicap game).
+fn setup_sgf(rules: &Rules, setup: &Setup) -> String {
+    let size = setup.width;
+    let coordinate = |p: Point| {
+        let letter = |n: u8| char::from(b'a' + n);
+        format!(
+            "[{}{}]",
+            letter(p.col),
+            letter(size.saturating_sub(1).saturating_sub(p.row))
+        )
+    };
+    let mut sgf = format!("(;FF[4]GM[1]SZ[{size}]KM[{}]", komi_of(rules, setup));
+    if setup.handicap.len() >= 2 {
+        let _ = write!(sgf, "HA[{}]", setup.handicap.len());
+    }
+    let black: Vec<Point> = setup
+        .handicap
+        .iter()
+        .copied()
+        .chain(
+            setup
+                .stones
+                .iter()
+                .filter(|(_, c)| *c == Color::Black)
+                .map(|(p, _)| *p),
+        )
+        .collect();
+    let white: Vec<Point> = setup
+        .stones
+        .iter()
+        .filter(|(_, c)| *c == Color::White)
+        .map(|(p, _)| *p)
+        .collect();
+    for (property, points) in [("AB", black), ("AW", white)] {
+        if !points.is_empty() {
+            sgf.push_str(property);
+            for p in points {
+                sgf.push_str(&coordinate(p));
+            }
+        }
+    }
+    let to_move = if setup.handicap.is_empty() {
+        setup.to_move
+    } else {
+        Color::White
+    };
+    let _ = write!(sgf, "PL[{}])", to_move.letter());
+    sgf
+}
+
+/// ` (stderr: ...)` from a process error message, to keep on a rewritten one.
+fn process_tail(message: &str) -> String {
+    message
+        .find(" (stderr: ")
+        .map_or(String::new(), |i| message[i..].to_string())
+}
+
+fn with_tail(message: String, process: &EngineProcess) -> String {
+    let tail = process.stderr_tail();
+    if tail.is_empty() {
+        message
+    } else {
+        format!("{message} (stderr: {tail})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_have_distinct_names_and_known_axes() {
+        let profiles = gnugo_profiles();
+        assert_eq!(profiles.len(), 9);
+        let mut names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 9);
+        for p in &profiles {
+            assert!(p.capabilities.unknown_axes().is_empty(), "{}", p.name);
+            assert!(!p.capabilities.observes(Observable::Reasons));
+            assert_eq!(
+                profile_by_name(&p.name).map(|q| q.args),
+                Some(p.args.clone())
+            );
+        }
+        let custom = profile_by_name("gtp:my-engine --level 3").unwrap();
+        assert_eq!(custom.program, "my-engine");
+        assert_eq!(custom.args, ["--level", "3"]);
+        assert!(profile_by_name("gtp:").is_none());
+        assert!(profile_by_name("gnugo-natural").is_none());
+    }
+
+    #[test]
+    fn the_setup_file_places_stones_from_the_top_left() {
+        let mut setup = Setup::empty(5, 5);
+        setup.stones = vec![
+            (Point::new(0, 0), Color::Black),
+            (Point::new(4, 4), Color::White),
+        ];
+        setup.to_move = Color::White;
+        let sgf = setup_sgf(&Rules::default(), &setup);
+        assert_eq!(sgf, "(;FF[4]GM[1]SZ[5]KM[7.5]AB[ae]AW[ea]PL[W])");
+    }
+}

@@ -1,0 +1,527 @@
+//! An engine as a child process: lines in on its standard input, lines out of its standard
+//! output, and the tail of its standard error kept for error messages.
+//!
+//! Nothing an engine does can make this module panic or block forever: a reader thread feeds
+//! the lines of standard output into a channel, so every read can time out; another thread
+//! keeps the last [`STDERR_TAIL`] bytes of standard error; a write to an engine that has gone
+//! away is an error, never a SIGPIPE that ends the process (the `goconform` binary restores
+//! the default action of that signal, see `src/main.rs`). Every [`EngineError`] carries the
+//! tail of standard error, so a report says why an engine died.
+//!
+//! On Unix the engine runs in a process group of its own, and [`EngineProcess::kill`] kills
+//! the whole group: an engine started through a wrapper script does not leave a grandchild
+//! holding the pipes.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::conformance::EngineError;
+
+/// How many bytes of standard error are kept: the last ones.
+pub const STDERR_TAIL: usize = 8 * 1024;
+
+/// The longest line the reader thread keeps whatever `max_len` a read asks for; the rest of a
+/// longer line is skipped and the line is reported as too long.
+pub const HARD_LINE_LIMIT: usize = 4 * 1024 * 1024;
+
+/// Lines read ahead of the caller before the reader thread waits (so an engine that floods
+/// its output holds at most this many lines in memory).
+const READ_AHEAD: usize = 64;
+
+/// How long to wait, once standard output has closed, for the exit status and the last words
+/// on standard error.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+
+/// What the reader thread hands over.
+enum Item {
+    Line(Vec<u8>),
+    /// A line longer than [`HARD_LINE_LIMIT`]; its length so far.
+    TooLong(usize),
+    /// Standard output could not be read (the end of output closes the channel instead).
+    Failed(String),
+}
+
+/// The last bytes of standard error, and whether it has closed.
+#[derive(Default)]
+struct Tail {
+    bytes: VecDeque<u8>,
+    closed: bool,
+}
+
+/// A running engine. Killed when dropped.
+pub struct EngineProcess {
+    program: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Item>,
+    stderr: Arc<Mutex<Tail>>,
+    /// Standard output has ended (or failed): every later read is a crash.
+    ended: Option<String>,
+}
+
+impl EngineProcess {
+    /// Spawns `program` with `args`, stdin/stdout piped, stderr captured by a thread into a
+    /// bounded buffer (keep the last 8 KiB).
+    pub fn spawn(program: &str, args: &[String]) -> Result<EngineProcess, EngineError> {
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| EngineError::crash(format!("cannot start the engine `{program}`: {e}")))?;
+        let (stdin, stdout, stderr_pipe) =
+            match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
+                (Some(i), Some(o), Some(e)) => (i, o, e),
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(EngineError::crash(format!(
+                        "cannot start the engine `{program}`: its pipes are missing"
+                    )));
+                }
+            };
+        let (sender, lines) = mpsc::sync_channel(READ_AHEAD);
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let spawned = thread::Builder::new()
+            .name("engine-stdout".to_string())
+            .spawn(move || read_lines(stdout, &sender))
+            .and_then(|_| {
+                let tail = Arc::clone(&stderr);
+                thread::Builder::new()
+                    .name("engine-stderr".to_string())
+                    .spawn(move || keep_tail(stderr_pipe, &tail))
+            });
+        let mut process = EngineProcess {
+            program: program.to_string(),
+            child,
+            stdin: Some(stdin),
+            lines,
+            stderr,
+            ended: None,
+        };
+        if let Err(e) = spawned {
+            process.kill();
+            return Err(EngineError::crash(format!(
+                "cannot start the engine `{program}`: no thread to read it: {e}"
+            )));
+        }
+        Ok(process)
+    }
+
+    /// The program this process runs, as given to [`EngineProcess::spawn`].
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// Sends one line (a newline is added) and flushes it.
+    pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.crash("the engine's input is closed"));
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        match write_without_sigpipe(stdin, &bytes) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.stdin = None;
+                let why = if e.kind() == io::ErrorKind::BrokenPipe {
+                    "the engine closed its input".to_string()
+                } else {
+                    format!("cannot write to the engine: {e}")
+                };
+                Err(self.crash(&why))
+            }
+        }
+    }
+
+    /// Reads one line (without the newline, and without a carriage return before it). A
+    /// reader thread feeds a channel so the wait can time out.
+    ///
+    /// Errors: [`ErrorKind::Timeout`](crate::conformance::ErrorKind::Timeout) if no line
+    /// comes within `timeout`; `Crash` at the end of output (the engine exited or closed it);
+    /// `Protocol` for a line longer than `max_len` bytes (at most [`HARD_LINE_LIMIT`]) or not
+    /// UTF-8.
+    pub fn read_line(&mut self, timeout: Duration, max_len: usize) -> Result<String, EngineError> {
+        if let Some(why) = self.ended.clone() {
+            return Err(self.crash(&why));
+        }
+        let item = match self.lines.recv_timeout(timeout) {
+            Ok(item) => item,
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(EngineError::timeout(self.with_stderr(format!(
+                    "the engine `{}` did not answer within {}",
+                    self.program,
+                    show_duration(timeout)
+                ))))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let why = "the engine closed its output".to_string();
+                self.ended = Some(why.clone());
+                return Err(self.crash(&why));
+            }
+        };
+        match item {
+            Item::Line(mut bytes) => {
+                if bytes.last() == Some(&b'\r') {
+                    bytes.pop();
+                }
+                if bytes.len() > max_len {
+                    return Err(EngineError::protocol(self.with_stderr(format!(
+                        "the engine `{}` sent a line of {} bytes (at most {max_len} allowed)",
+                        self.program,
+                        bytes.len()
+                    ))));
+                }
+                String::from_utf8(bytes).map_err(|_| {
+                    EngineError::protocol(self.with_stderr(format!(
+                        "the engine `{}` sent a line that is not UTF-8",
+                        self.program
+                    )))
+                })
+            }
+            Item::TooLong(len) => Err(EngineError::protocol(self.with_stderr(format!(
+                "the engine `{}` sent a line of more than {len} bytes (at most {} allowed)",
+                self.program,
+                max_len.min(HARD_LINE_LIMIT)
+            )))),
+            Item::Failed(e) => {
+                let why = format!("cannot read from the engine: {e}");
+                self.ended = Some(why.clone());
+                Err(self.crash(&why))
+            }
+        }
+    }
+
+    /// The last bytes (at most [`STDERR_TAIL`]) the engine wrote on standard error, as text
+    /// (invalid UTF-8 replaced), without surrounding white space.
+    pub fn stderr_tail(&self) -> String {
+        let Ok(tail) = self.stderr.lock() else {
+            return String::new();
+        };
+        let (a, b) = tail.bytes.as_slices();
+        let mut bytes = Vec::with_capacity(a.len() + b.len());
+        bytes.extend_from_slice(a);
+        bytes.extend_from_slice(b);
+        String::from_utf8_lossy(&bytes).trim().to_string()
+    }
+
+    /// Whether the process has not exited yet.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Kills the process (its whole process group on Unix) and reaps it. Also done on drop;
+    /// never panics, and does nothing to a process already reaped.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        #[cfg(unix)]
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: sends a signal to the process group the child leads (it was spawned
+            // with `process_group(0)`, so its group id is its pid, and the child is not
+            // reaped yet, so that id is still ours); no memory is involved.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// A crash error: the message, the exit status if the engine has exited, and the tail of
+    /// standard error. Waits a moment for both, since they come after the output closes.
+    fn crash(&mut self, why: &str) -> EngineError {
+        let deadline = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                _ => break None,
+            }
+        };
+        while Instant::now() < deadline && !self.stderr.lock().map_or(true, |t| t.closed) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        let message = match status {
+            Some(status) => format!("{why}: the engine `{}` exited ({status})", self.program),
+            None => format!("{why} (the engine `{}`)", self.program),
+        };
+        EngineError::crash(self.with_stderr(message))
+    }
+
+    /// The message with the tail of standard error appended, if there is one.
+    fn with_stderr(&self, message: String) -> String {
+        let tail = self.stderr_tail();
+        if tail.is_empty() {
+            message
+        } else {
+            format!("{message} (stderr: {tail})")
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl std::fmt::Debug for EngineProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineProcess")
+            .field("program", &self.program)
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A time limit for messages: `10 s`, `500 ms`, `1.5 s`.
+pub(crate) fn show_duration(d: Duration) -> String {
+    if d.as_millis() % 1000 == 0 {
+        format!("{} s", d.as_secs())
+    } else if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// The reader thread: standard output line by line into the channel, until the end of output,
+/// a read error, or the receiver going away.
+fn read_lines(stdout: impl Read, sender: &SyncSender<Item>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    let mut too_long: Option<usize> = None;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = sender.send(Item::Failed(e.to_string()));
+                return;
+            }
+        };
+        let (taken, complete) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let body = &chunk[..if complete { taken - 1 } else { taken }];
+        match too_long.as_mut() {
+            Some(len) => *len += body.len(),
+            None if line.len() + body.len() > HARD_LINE_LIMIT => {
+                too_long = Some(line.len() + body.len());
+                line = Vec::new();
+            }
+            None => line.extend_from_slice(body),
+        }
+        reader.consume(taken);
+        if complete {
+            let item = match too_long.take() {
+                Some(len) => Item::TooLong(len),
+                None => Item::Line(std::mem::take(&mut line)),
+            };
+            if sender.send(item).is_err() {
+                return;
+            }
+        }
+    }
+    // The end of output: a last line without a newline still counts; then the channel closes.
+    let last = match too_long {
+        Some(len) => Some(Item::TooLong(len)),
+        None => (!line.is_empty()).then_some(Item::Line(line)),
+    };
+    if let Some(item) = last {
+        let _ = sender.send(item);
+    }
+}
+
+/// The standard error thread: keeps the last [`STDERR_TAIL`] bytes.
+fn keep_tail(mut stderr: impl Read, tail: &Mutex<Tail>) {
+    let mut buffer = [0u8; 4096];
+    loop {
+        let n = match stderr.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let Ok(mut tail) = tail.lock() else {
+            return;
+        };
+        tail.bytes.extend(&buffer[..n]);
+        let excess = tail.bytes.len().saturating_sub(STDERR_TAIL);
+        tail.bytes.drain(..excess);
+    }
+    if let Ok(mut tail) = tail.lock() {
+        tail.closed = true;
+    }
+}
+
+/// Writes and flushes; on Linux with SIGPIPE blocked for the calling thread during the write,
+/// and a SIGPIPE the write raised taken off the pending set, so a closed pipe is only an
+/// `EPIPE` error even in a process that keeps the default action of the signal.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()> {
+    // SAFETY: the signal sets are initialised by sigemptyset before use; pthread_sigmask,
+    // sigpending and sigtimedwait only read and write those local sets, and the old mask is
+    // restored before returning.
+    unsafe {
+        let mut pipe_only: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pipe_only);
+        libc::sigaddset(&mut pipe_only, libc::SIGPIPE);
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut pending);
+        libc::sigpending(&mut pending);
+        let already_pending = libc::sigismember(&pending, libc::SIGPIPE) == 1;
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut old);
+        let blocked = libc::pthread_sigmask(libc::SIG_BLOCK, &pipe_only, &mut old) == 0;
+        let result = stdin.write_all(bytes).and_then(|()| stdin.flush());
+        if blocked {
+            let broken = matches!(&result, Err(e) if e.kind() == io::ErrorKind::BrokenPipe);
+            if broken && !already_pending {
+                let now = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                while libc::sigtimedwait(&pipe_only, std::ptr::null_mut(), &now) == -1
+                    && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+                {
+                }
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        }
+        result
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()> {
+    stdin.write_all(bytes).and_then(|()| stdin.flush())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::conformance::ErrorKind;
+
+    fn sh(script: &str) -> EngineProcess {
+        EngineProcess::spawn("sh", &["-c".to_string(), script.to_string()]).unwrap()
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let mut p = sh("while read l; do echo \"got $l\"; done");
+        p.send_line("one").unwrap();
+        assert_eq!(p.read_line(Duration::from_secs(5), 100).unwrap(), "got one");
+        assert!(p.is_running());
+        p.kill();
+        assert!(!p.is_running());
+    }
+
+    #[test]
+    fn a_missing_program_is_a_crash() {
+        let e = EngineProcess::spawn("/nonexistent/engine", &[]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Crash);
+        assert!(e.message.contains("/nonexistent/engine"), "{}", e.message);
+    }
+
+    #[test]
+    fn silence_is_a_timeout_and_an_exit_a_crash_with_stderr() {
+        let mut p = sh("read l; echo 'dying now' >&2; exit 3");
+        let e = p.read_line(Duration::from_millis(100), 100).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Timeout);
+        p.send_line("x").unwrap();
+        let e = p.read_line(Duration::from_secs(5), 100).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Crash, "{}", e.message);
+        assert!(e.message.contains("dying now"), "{}", e.message);
+        assert!(e.message.contains('3'), "{}", e.message);
+        // Writing to the dead engine is an error, not a signal.
+        let mut failed = false;
+        for _ in 0..50 {
+            if p.send_line("more").is_err() {
+                failed = true;
+                break;
+            }
+        }
+        assert!(failed);
+    }
+
+    #[test]
+    fn long_lines_and_bad_bytes_are_protocol_errors() {
+        let mut p = sh("printf 'abcdefghij\\n\\377\\376\\nok\\r\\n'; sleep 5");
+        let e = p.read_line(Duration::from_secs(5), 5).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        let e = p.read_line(Duration::from_secs(5), 5).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        assert_eq!(p.read_line(Duration::from_secs(5), 5).unwrap(), "ok");
+    }
+
+    #[test]
+    fn the_stderr_tail_is_bounded() {
+        let mut p = sh("head -c 20000 /dev/zero | tr '\\0' x >&2; echo done >&2; echo out");
+        assert_eq!(p.read_line(Duration::from_secs(5), 10).unwrap(), "out");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !p.stderr_tail().ends_with("done") && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        let tail = p.stderr_tail();
+        assert!(tail.ends_with("done"), "{tail}");
+        assert!(tail.len() <= STDERR_TAIL);
+    }
+}
+
+/// Splits a command line into words: white space separates, quotes group, `\` escapes.
+fn split_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (q, '\\') if q != Some('\'') => match chars.next() {
+                Some(next) => word.get_or_insert_with(String::new).push(next),
+                None => return Err("the command line ends with a backslash".to_string()),
+            },
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (_, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(format!("unclosed {q} in the command line"));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// Splits an engine's command line (`--engine gtp:...`, `jsonl:...`) into the program and its
+/// arguments, as a shell would without variables or globbing.
+pub fn split_command(line: &str) -> Result<(String, Vec<String>), String> {
+    let mut words = split_words(line)?.into_iter();
+    let program = words
+        .next()
+        .ok_or_else(|| "the command line is empty".to_string())?;
+    Ok((program, words.collect()))
+}

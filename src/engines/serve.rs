@@ -1,0 +1,220 @@
+//! The engine side of the JSON-lines protocol: any [`Referee`] (the reference by default)
+//! answering requests on a reader and writer, so that `goconform serve` speaks the protocol on
+//! standard input and output and the implementer of an engine in any language can diff their
+//! answers against the reference's, request by request.
+//!
+//! Every request gets exactly one line in answer, `bye` and the end of input end the loop,
+//! and nothing a request says can stop the server: an unreadable request is answered with an
+//! `error` whose `id` is `null`, and a panic of the referee with an `error` for that request.
+
+use std::collections::BTreeSet;
+use std::io::{self, BufRead, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{json, Value};
+
+use super::protocol::{
+    ErrorReply, HelloReply, Reply, Request, RunRequest, RunResult, Skipped, WireObservation,
+    WireStep, MAX_LINE_BYTES,
+};
+use crate::conformance::{Observable, Observation, Referee, Reference, Unsupported};
+
+/// Serves the reference executor: reads requests from `input` until `bye` or the end of
+/// input, and writes one reply line per request to `output`, flushed at once.
+pub fn serve(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_referee(&mut Reference::new(), input, output)
+}
+
+/// Serves any implementation of [`Referee`] the same way.
+pub fn serve_referee(
+    referee: &mut dyn Referee,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let read = input.by_ref().take(limit).read_until(b'\n', &mut buffer)?;
+        if read == 0 {
+            return Ok(());
+        }
+        let reply = if buffer.len() > MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
+            skip_line(&mut input)?;
+            Reply::Error(ErrorReply {
+                id: None,
+                message: format!("the request is longer than {MAX_LINE_BYTES} bytes"),
+                context: None,
+            })
+        } else {
+            let text = String::from_utf8_lossy(&buffer);
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Request>(text) {
+                Ok(Request::Bye) => return Ok(()),
+                Ok(request) => answer(referee, &request),
+                Err(e) => Reply::Error(ErrorReply {
+                    id: request_id(text),
+                    message: format!("cannot read the request: {e}"),
+                    context: None,
+                }),
+            }
+        };
+        writeln!(output, "{}", reply.to_line())?;
+        output.flush()?;
+    }
+}
+
+/// The rest of an overlong line, up to and including its newline.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = chunk.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
+/// The `id` of a request that could not be read as a whole, if it has a readable one.
+fn request_id(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    value.get("id")?.as_str().map(str::to_string)
+}
+
+/// The answer to one request (`bye` included, which is answered by nothing and never gets
+/// here from [`serve_referee`]).
+pub fn answer(referee: &mut dyn Referee, request: &Request) -> Reply {
+    match request {
+        // The engine answers with the version it speaks; the harness decides.
+        Request::Hello { .. } => {
+            Reply::Hello(HelloReply::new(&referee.info(), &referee.capabilities()))
+        }
+        Request::Run(run) => match catch_unwind(AssertUnwindSafe(|| play(referee, run))) {
+            Ok(reply) => reply,
+            Err(payload) => {
+                let text = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "(no message)".to_string());
+                error(&run.id, format!("the referee panicked: {text}"), None)
+            }
+        },
+        Request::Bye => error("", "bye has no answer", None),
+    }
+}
+
+fn error(id: &str, message: impl Into<String>, context: Option<Value>) -> Reply {
+    Reply::Error(ErrorReply {
+        id: Some(id.to_string()),
+        message: message.into(),
+        context,
+    })
+}
+
+/// Plays one trial from the start: the set-up, then every event, observing after each.
+pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
+    let (rules, setup, events, observe) = match run.decode() {
+        Ok(decoded) => decoded,
+        Err(e) => return error(&run.id, format!("cannot read the run: {e}"), None),
+    };
+    if let Err(Unsupported(why)) = referee.start(&rules, &setup) {
+        return Reply::Skipped(Skipped {
+            id: run.id.clone(),
+            reason: why,
+        });
+    }
+    let initial = WireObservation::encode(&observe_all(referee, &observe), &observe);
+    let mut steps = Vec::with_capacity(events.len());
+    for (k, event) in events.iter().enumerate() {
+        match referee.apply(event) {
+            Ok(verdict) => steps.push(WireStep::encode(
+                &verdict,
+                &observe_all(referee, &observe),
+                &observe,
+            )),
+            Err(e) => {
+                return error(
+                    &run.id,
+                    e.message,
+                    Some(json!({ "event": k + 1, "text": event.to_string() })),
+                )
+            }
+        }
+    }
+    Reply::Result(RunResult {
+        id: run.id.clone(),
+        initial,
+        steps,
+    })
+}
+
+/// What the referee shows, with its count when the score is asked for.
+fn observe_all(referee: &dyn Referee, observe: &BTreeSet<Observable>) -> Observation {
+    let mut seen = referee.observe();
+    if observe.contains(&Observable::Score) && seen.result.is_none() && seen.score.is_none() {
+        (seen.result, seen.score) = referee.count();
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::protocol::{validate_reply, PROTOCOL_VERSION};
+
+    fn session(input: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn every_request_gets_one_valid_line_and_bye_ends() {
+        let lines = session(concat!(
+            "{\"type\":\"hello\",\"protocol\":1}\n",
+            "\n",
+            "not json\n",
+            "{\"type\":\"run\",\"id\":\"r\",\"rules\":{},\"setup\":{\"width\":5,\"height\":5,\"to_move\":\"B\"},\"events\":[]}\n",
+            "{\"type\":\"bye\"}\n",
+            "{\"type\":\"hello\",\"protocol\":1}\n",
+        ));
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        for line in &lines {
+            assert_eq!(validate_reply(line), Ok(()), "{line}");
+        }
+        let Ok(Reply::Hello(hello)) = serde_json::from_str(&lines[0]) else {
+            panic!("{}", lines[0]);
+        };
+        assert_eq!(hello.protocol, PROTOCOL_VERSION);
+        assert!(lines[1].contains("\"id\":null"), "{}", lines[1]);
+        assert!(lines[2].contains("missing axes"), "{}", lines[2]);
+    }
+
+    #[test]
+    fn an_overlong_request_is_answered_and_skipped() {
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 10];
+        input.extend_from_slice(b"\n{\"type\":\"bye\"}\n");
+        let mut out = Vec::new();
+        serve(input.as_slice(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.contains("longer than"), "{text}");
+    }
+}

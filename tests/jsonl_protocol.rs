@@ -1,0 +1,1100 @@
+//! The JSON-lines engine protocol (docs/protocol.md): the schema file, the validators and the
+//! serde types agree; the reference behind the protocol (`engines::serve`) answers exactly as
+//! the reference in process; `JsonlEngine` driving a child process that speaks the protocol
+//! judges like the reference through the harness; and every fault of an engine (a hang, a
+//! crash, garbage, an oversized line, a wrong version, a skip, an inconsistent answer) gives
+//! the right outcome, and the run goes on.
+//!
+//! The child is `tests/fixtures/jsonl/fake_engine.py`: it relays every line to the reference
+//! server this test serves on a Unix socket, except where its mode puts a fault in.
+
+#![cfg(unix)]
+
+use std::collections::BTreeSet;
+use std::io::BufReader;
+use std::os::unix::net::UnixListener;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use goconform::board::{Color, Move, Point};
+use goconform::conformance::harness::{select, Factory};
+use goconform::conformance::{
+    Capabilities, EngineError, EngineInfo, ErrorKind, EventKind, Harness, Observable, Observation,
+    Outcome, Referee, Reference, RunReport, Unsupported,
+};
+use goconform::engines::jsonl::{JsonlEngine, JsonlOptions};
+use goconform::engines::protocol::{
+    validate_reply, validate_request, Reply, Request, RunRequest, PROTOCOL_VERSION,
+};
+use goconform::engines::serve::{serve, serve_referee};
+use goconform::game::{Class, Event, Phase, Reason, Ruling, Setup, Verdict};
+use goconform::rules::{
+    Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure, KoRule,
+    PassStones, Rules, Scoring, SekiEyes, SuicideRule, WhitePassesLast, AXES,
+};
+use goconform::scenario::Suite;
+use goconform::spec::Spec;
+
+mod common;
+
+// ---------------------------------------------------------------------------------------------
+// The schema, read by a small validator of the JSON Schema keywords the file uses.
+
+fn schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let text = std::fs::read_to_string(common::root().join("docs/protocol.schema.json"))
+            .expect("docs/protocol.schema.json");
+        serde_json::from_str(&text).expect("the schema is JSON")
+    })
+}
+
+fn def(name: &str) -> &'static Value {
+    &schema()["$defs"][name]
+}
+
+/// Whether `value` is valid under the schema `s` (draft 2020-12, the keywords the protocol's
+/// schema uses; any other keyword fails the test, so that nothing is silently skipped).
+fn valid(s: &Value, value: &Value) -> bool {
+    let map = match s {
+        Value::Bool(b) => return *b,
+        Value::Object(map) => map,
+        other => panic!("not a schema: {other}"),
+    };
+    map.iter().all(|(key, x)| match key.as_str() {
+        "$schema" | "$id" | "title" | "description" | "$defs" => true,
+        "$ref" => {
+            let name = x
+                .as_str()
+                .and_then(|r| r.strip_prefix("#/$defs/"))
+                .expect("a local $ref");
+            valid(def(name), value)
+        }
+        "type" => match x {
+            Value::String(t) => has_type(t, value),
+            Value::Array(ts) => ts.iter().any(|t| has_type(t.as_str().unwrap(), value)),
+            other => panic!("type {other}"),
+        },
+        "const" => value == x,
+        "enum" => x.as_array().unwrap().contains(value),
+        "properties" => value.as_object().is_none_or(|obj| {
+            x.as_object()
+                .unwrap()
+                .iter()
+                .all(|(name, sub)| obj.get(name).is_none_or(|v| valid(sub, v)))
+        }),
+        "required" => value.as_object().is_none_or(|obj| {
+            x.as_array()
+                .unwrap()
+                .iter()
+                .all(|k| obj.contains_key(k.as_str().unwrap()))
+        }),
+        "additionalProperties" => value.as_object().is_none_or(|obj| {
+            let known = map.get("properties").and_then(Value::as_object);
+            obj.iter()
+                .filter(|(k, _)| known.is_none_or(|p| !p.contains_key(*k)))
+                .all(|(_, v)| valid(x, v))
+        }),
+        "prefixItems" => value.as_array().is_none_or(|items| {
+            x.as_array()
+                .unwrap()
+                .iter()
+                .zip(items)
+                .all(|(sub, v)| valid(sub, v))
+        }),
+        "items" => value.as_array().is_none_or(|items| {
+            let skip = map
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            items.iter().skip(skip).all(|v| valid(x, v))
+        }),
+        "minItems" => value
+            .as_array()
+            .is_none_or(|a| a.len() as u64 >= x.as_u64().unwrap()),
+        "maxItems" => value
+            .as_array()
+            .is_none_or(|a| a.len() as u64 <= x.as_u64().unwrap()),
+        "uniqueItems" => value
+            .as_array()
+            .is_none_or(|a| !x.as_bool().unwrap() || (1..a.len()).all(|i| !a[..i].contains(&a[i]))),
+        "minimum" => value.as_f64().is_none_or(|n| n >= x.as_f64().unwrap()),
+        "maximum" => value.as_f64().is_none_or(|n| n <= x.as_f64().unwrap()),
+        "multipleOf" => value
+            .as_f64()
+            .is_none_or(|n| (n / x.as_f64().unwrap()).fract() == 0.0),
+        "minLength" => value
+            .as_str()
+            .is_none_or(|t| t.chars().count() as u64 >= x.as_u64().unwrap()),
+        "pattern" => value
+            .as_str()
+            .is_none_or(|t| matches_pattern(x.as_str().unwrap(), t)),
+        "oneOf" => {
+            x.as_array()
+                .unwrap()
+                .iter()
+                .filter(|sub| valid(sub, value))
+                .count()
+                == 1
+        }
+        "anyOf" => x.as_array().unwrap().iter().any(|sub| valid(sub, value)),
+        other => panic!("the test's schema reader does not know the keyword `{other}`"),
+    })
+}
+
+fn has_type(t: &str, value: &Value) -> bool {
+    match t {
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "number" => value.is_number(),
+        "integer" => value.as_f64().is_some_and(|n| n.fract() == 0.0),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        other => panic!("type {other}"),
+    }
+}
+
+/// The schema's patterns, each checked here by hand (independently of the crate's checks).
+fn matches_pattern(pattern: &str, text: &str) -> bool {
+    let number = |t: &str| {
+        !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0'))
+    };
+    let half = |t: &str| number(t.strip_suffix(".5").unwrap_or(t));
+    match pattern {
+        "^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$" => "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+            .chars()
+            .flat_map(|c| (1..=25).map(move |n| format!("{c}{n}")))
+            .any(|v| v == text),
+        "^-?(0|[1-9][0-9]*)(\\.5)?$" => half(text.strip_prefix('-').unwrap_or(text)),
+        "^(0|[BW]\\+(R|(0|[1-9][0-9]*)(\\.5)?))$" => {
+            text == "0"
+                || ["B+", "W+"].iter().any(|p| {
+                    text.strip_prefix(p)
+                        .is_some_and(|rest| rest == "R" || half(rest))
+                })
+        }
+        other => panic!("the test does not know the pattern {other}"),
+    }
+}
+
+fn reply_in_schema(value: &Value) -> bool {
+    valid(def("reply"), value) && valid(schema(), value)
+}
+
+fn request_in_schema(value: &Value) -> bool {
+    valid(def("request"), value) && valid(schema(), value)
+}
+
+/// The messages of the `jsonl` blocks of docs/protocol.md: (valid, from the harness, line).
+fn doc_examples() -> Vec<(bool, bool, String)> {
+    let text = std::fs::read_to_string(common::root().join("docs/protocol.md")).unwrap();
+    let mut out = Vec::new();
+    let mut block: Option<bool> = None;
+    for line in text.lines() {
+        match (block, line.trim_end()) {
+            (None, "```jsonl") => block = Some(true),
+            (None, "```jsonl invalid") => block = Some(false),
+            (Some(_), "```") => block = None,
+            (Some(ok), l) => {
+                let (from_harness, message) = if let Some(m) = l.strip_prefix("> ") {
+                    (true, m)
+                } else if let Some(m) = l.strip_prefix("< ") {
+                    (false, m)
+                } else {
+                    panic!("a jsonl line of docs/protocol.md without > or <: {l}")
+                };
+                out.push((ok, from_harness, message.to_string()));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_example_of_the_docs_is_valid_and_every_counterexample_refused() {
+    let examples = doc_examples();
+    assert!(
+        examples.iter().filter(|e| e.0).count() >= 15,
+        "{examples:?}"
+    );
+    assert!(
+        examples.iter().filter(|e| !e.0).count() >= 10,
+        "{examples:?}"
+    );
+    for (ok, from_harness, line) in examples {
+        let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        if from_harness {
+            let by_schema = request_in_schema(&value);
+            let by_code = validate_request(&line);
+            assert_eq!(by_schema, ok, "schema on {line}");
+            assert_eq!(
+                by_code.is_ok(),
+                ok,
+                "validate_request on {line}: {by_code:?}"
+            );
+            if ok {
+                let request: Request = serde_json::from_str(&line).unwrap();
+                if let Request::Run(run) = &request {
+                    run.decode().unwrap();
+                }
+                assert_eq!(serde_json::to_value(&request).unwrap(), value, "{line}");
+            }
+        } else {
+            let by_schema = reply_in_schema(&value);
+            let by_code = validate_reply(&line);
+            assert_eq!(by_schema, ok, "schema on {line}");
+            assert_eq!(by_code.is_ok(), ok, "validate_reply on {line}: {by_code:?}");
+            if ok {
+                let reply: Reply = serde_json::from_str(&line).unwrap();
+                if let Reply::Result(result) = &reply {
+                    for step in &result.steps {
+                        step.decode(19, 19).unwrap();
+                    }
+                }
+                if let Reply::Hello(hello) = &reply {
+                    hello.decode().unwrap();
+                }
+                assert_eq!(serde_json::to_value(&reply).unwrap(), value, "{line}");
+            }
+        }
+    }
+}
+
+fn enum_words(name: &str) -> Vec<String> {
+    def(name)["enum"]
+        .as_array()
+        .unwrap_or_else(|| panic!("$defs/{name} is an enum"))
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn words<T: Copy>(all: &[T], word: impl Fn(T) -> &'static str) -> Vec<String> {
+    all.iter().map(|&v| word(v).to_string()).collect()
+}
+
+#[test]
+fn the_schema_has_the_words_of_the_code() {
+    assert_eq!(enum_words("reason"), words(Reason::ALL, Reason::word));
+    assert_eq!(enum_words("class"), words(Class::ALL, Class::word));
+    assert_eq!(enum_words("ruling"), words(Ruling::ALL, Ruling::word));
+    assert_eq!(enum_words("phase"), words(Phase::ALL, Phase::word));
+    assert_eq!(
+        enum_words("observable"),
+        words(Observable::ALL, Observable::word)
+    );
+    assert_eq!(
+        enum_words("event-kind"),
+        words(EventKind::ALL, EventKind::word)
+    );
+    assert_eq!(def("protocol")["const"], json!(PROTOCOL_VERSION));
+    let axes: Vec<(&str, Vec<String>)> = vec![
+        (KoRule::AXIS, words(KoRule::ALL, KoRule::word)),
+        (
+            SuicideRule::AXIS,
+            words(SuicideRule::ALL, SuicideRule::word),
+        ),
+        (PassStones::AXIS, words(PassStones::ALL, PassStones::word)),
+        (Scoring::AXIS, words(Scoring::ALL, Scoring::word)),
+        (SekiEyes::AXIS, words(SekiEyes::ALL, SekiEyes::word)),
+        (
+            HandicapCompensation::AXIS,
+            words(HandicapCompensation::ALL, HandicapCompensation::word),
+        ),
+        (
+            HandicapPlacement::AXIS,
+            words(HandicapPlacement::ALL, HandicapPlacement::word),
+        ),
+        (Ending::AXIS, words(Ending::ALL, Ending::word)),
+        (
+            WhitePassesLast::AXIS,
+            words(WhitePassesLast::ALL, WhitePassesLast::word),
+        ),
+        (Draws::AXIS, words(Draws::ALL, Draws::word)),
+        (
+            IllegalMoveProcedure::AXIS,
+            words(IllegalMoveProcedure::ALL, IllegalMoveProcedure::word),
+        ),
+    ];
+    let rules = &def("rules")["properties"];
+    let caps = &def("capabilities")["properties"]["axes"]["properties"];
+    let listed: Vec<&String> = rules.as_object().unwrap().keys().collect();
+    let mut all: Vec<&str> = AXES.to_vec();
+    all.sort_unstable();
+    assert_eq!(listed, all);
+    assert_eq!(
+        def("rules")["required"].as_array().unwrap().len(),
+        AXES.len()
+    );
+    for (axis, expected) in axes {
+        assert_eq!(rules[axis]["enum"], json!(expected), "{axis}");
+        assert_eq!(caps[axis]["items"]["enum"], json!(expected), "{axis}");
+    }
+    for axis in ["komi", "handicap-komi"] {
+        assert_eq!(rules[axis]["$ref"], "#/$defs/komi");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference behind the protocol, in memory.
+
+fn load(files: &[&str]) -> Suite {
+    let spec = Spec::load(common::root()).unwrap();
+    let paths: Vec<PathBuf> = if files.is_empty() {
+        vec![common::root().join("conformance")]
+    } else {
+        files
+            .iter()
+            .map(|f| common::root().join("conformance").join(f))
+            .collect()
+    };
+    Suite::load(&paths, &spec).unwrap()
+}
+
+fn all_observations() -> BTreeSet<Observable> {
+    Observable::ALL.iter().copied().collect()
+}
+
+/// Sends `lines` to `serve` in memory and returns its answers.
+fn serve_lines(lines: &[String]) -> Vec<String> {
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let mut out = Vec::new();
+    serve(input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_served_reference_answers_every_trial_of_the_suite_like_the_reference() {
+    let suite = load(&[]);
+    let observe = all_observations();
+    let mut requests = vec![Request::Hello { protocol: 1 }.to_line()];
+    let mut expected = Vec::new();
+    for (s, scenario) in suite.scenarios.iter().enumerate() {
+        for (r, run) in scenario.runs.iter().enumerate() {
+            let id = format!("{}[{}]", scenario.id, run.label);
+            let request =
+                RunRequest::new(&id, &run.rules, &scenario.setup, &scenario.events, &observe);
+            requests.push(Request::Run(request).to_line());
+            expected.push((s, r, id));
+        }
+    }
+    requests.push(Request::Bye.to_line());
+    let replies = serve_lines(&requests);
+    assert_eq!(replies.len(), expected.len() + 1);
+    let mut played = 0;
+    for (line, request) in replies.iter().zip(&requests) {
+        // Every request and every answer is valid, for the schema and the validators alike.
+        let request_value: Value = serde_json::from_str(request).unwrap();
+        assert!(request_in_schema(&request_value), "{request}");
+        assert_eq!(validate_request(request), Ok(()), "{request}");
+        let value: Value = serde_json::from_str(line).unwrap();
+        assert!(reply_in_schema(&value), "{line}");
+        assert_eq!(validate_reply(line), Ok(()), "{line}");
+    }
+    for (line, (s, r, id)) in replies[1..].iter().zip(&expected) {
+        let scenario = &suite.scenarios[*s];
+        let (w, h) = (scenario.setup.width, scenario.setup.height);
+        let mut reference = Reference::new();
+        let started = reference.start(&scenario.runs[*r].rules, &scenario.setup);
+        let reply: Reply = serde_json::from_str(line).unwrap();
+        let result = match (started, reply) {
+            (Err(Unsupported(why)), Reply::Skipped(skipped)) => {
+                assert_eq!((&skipped.id, &skipped.reason), (id, &why));
+                continue;
+            }
+            (Ok(()), Reply::Result(result)) => result,
+            (started, reply) => panic!("{id}: {started:?} against {reply:?}"),
+        };
+        assert_eq!(&result.id, id);
+        let with_count = |r: &Reference| {
+            let mut seen = r.observe();
+            (seen.result, seen.score) = r.count();
+            seen
+        };
+        assert_eq!(
+            result.initial.decode(w, h),
+            Ok(with_count(&reference)),
+            "{id}"
+        );
+        assert_eq!(result.steps.len(), scenario.events.len());
+        for (step, event) in result.steps.iter().zip(&scenario.events) {
+            let verdict = reference.apply(event).unwrap();
+            assert_eq!(
+                step.decode(w, h),
+                Ok((verdict, with_count(&reference))),
+                "{id}: {event}"
+            );
+        }
+        played += 1;
+    }
+    assert!(played > 500, "{played}");
+}
+
+#[test]
+fn each_schema_rule_is_enforced_by_the_validator_too() {
+    // One valid reply of each kind, and mutations of it, each refused by both or by neither.
+    let result = json!({"type":"result","id":"a","initial":{"board":[["A1","B"]],"to_move":"W","prisoners":[0,1],"phase":"ended","result":"W+R","warnings":[0,0]},"steps":[
+        {"verdict":"legal","captured":["B2"],"self_captured":[],"observation":{"score":[12.5,-3]}},
+        {"verdict":"illegal","reason":"superko","observation":{}},
+        {"verdict":"breach","reason":"occupied","class":"irregular","observation":{}},
+        {"verdict":"ruled","ruling":"adjudicate","observation":{"result":"0"}}]});
+    let hello = json!({"type":"hello","protocol":1,"engine":{"name":"e","version":""},"capabilities":{"axes":{"komi":["7.5","-0.5"],"ko":["simple"]},"observes":["board"],"judges":["ko"],"events":null}});
+    let skipped = json!({"type":"skipped","id":"a","reason":"no"});
+    let error = json!({"type":"error","id":null,"message":"m","context":[1,{"x":null}]});
+    type Edit = fn(&mut Value);
+    let mutations: Vec<(&Value, Edit, bool)> = vec![
+        (&result, |_| {}, true),
+        (&hello, |_| {}, true),
+        (&skipped, |_| {}, true),
+        (&error, |_| {}, true),
+        (&hello, |v| v["capabilities"] = json!({"observes":[]}), true),
+        (&error, |v| v["id"] = json!("x"), true),
+        (&result, |v| v["steps"][0]["captured"] = json!([]), true),
+        (&result, |v| v["type"] = json!("results"), false),
+        (&result, |v| v["id"] = json!(1), false),
+        (
+            &result,
+            |v| {
+                v.as_object_mut()
+                    .unwrap()
+                    .remove("initial")
+                    .map(|_| ())
+                    .unwrap()
+            },
+            false,
+        ),
+        (&result, |v| v["steps"][0]["verdict"] = json!("fine"), false),
+        (
+            &result,
+            |v| v["steps"][0]["ruling"] = json!("stands"),
+            false,
+        ),
+        (&result, |v| v["steps"][1]["reason"] = json!("Ko"), false),
+        (
+            &result,
+            |v| {
+                v["steps"][2]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("class")
+                    .map(|_| ())
+                    .unwrap()
+            },
+            false,
+        ),
+        (
+            &result,
+            |v| v["steps"][3]["ruling"] = json!("unwind"),
+            false,
+        ),
+        (
+            &result,
+            |v| v["steps"][0]["captured"] = json!(["I5"]),
+            false,
+        ),
+        (
+            &result,
+            |v| v["steps"][0]["captured"] = json!(["A26"]),
+            false,
+        ),
+        (
+            &result,
+            |v| v["steps"][0]["self_captured"] = json!("B2"),
+            false,
+        ),
+        (
+            &result,
+            |v| v["initial"]["board"] = json!([["A1", "X"]]),
+            false,
+        ),
+        (&result, |v| v["initial"]["board"] = json!([["A1"]]), false),
+        (
+            &result,
+            |v| v["initial"]["board"] = json!([["A1", "B", "extra"]]),
+            false,
+        ),
+        (&result, |v| v["initial"]["to_move"] = json!("black"), false),
+        (
+            &result,
+            |v| v["initial"]["prisoners"] = json!([0, -1]),
+            false,
+        ),
+        (
+            &result,
+            |v| v["initial"]["prisoners"] = json!([0, 1, 2]),
+            false,
+        ),
+        (
+            &result,
+            |v| v["initial"]["prisoners"] = json!([0, 1.5]),
+            false,
+        ),
+        (&result, |v| v["initial"]["phase"] = json!("over"), false),
+        (&result, |v| v["initial"]["result"] = json!("B+3.0"), false),
+        (&result, |v| v["initial"]["result"] = json!("Void"), false),
+        (&result, |v| v["initial"]["score"] = json!([1]), false),
+        (&result, |v| v["initial"]["score"] = json!(["1", 2]), false),
+        (&result, |v| v["initial"]["warnings"] = json!(null), false),
+        (&result, |v| v["initial"]["stones"] = json!([]), false),
+        (&hello, |v| v["protocol"] = json!(2), false),
+        (&hello, |v| v["engine"]["name"] = json!(""), false),
+        (
+            &hello,
+            |v| {
+                v["engine"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("version")
+                    .map(|_| ())
+                    .unwrap()
+            },
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["axes"]["kko"] = json!(["simple"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["axes"]["ko"] = json!(["super"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["axes"]["komi"] = json!(["7.50"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["axes"]["komi"] = json!([7.5]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["observes"] = json!(["board", "board"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["judges"] = json!(["kos"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| v["capabilities"]["events"] = json!(["move"]),
+            false,
+        ),
+        (
+            &hello,
+            |v| {
+                v["capabilities"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("observes")
+                    .map(|_| ())
+                    .unwrap()
+            },
+            false,
+        ),
+        (&skipped, |v| v["reason"] = json!(""), false),
+        (&skipped, |v| v["id"] = json!(null), false),
+        (&error, |v| v["message"] = json!(""), false),
+        (
+            &error,
+            |v| v.as_object_mut().unwrap().remove("id").map(|_| ()).unwrap(),
+            false,
+        ),
+    ];
+    for (base, edit, ok) in mutations {
+        let mut value = base.clone();
+        edit(&mut value);
+        let line = value.to_string();
+        assert_eq!(reply_in_schema(&value), ok, "schema on {line}");
+        let checked = validate_reply(&line);
+        assert_eq!(checked.is_ok(), ok, "validate_reply on {line}: {checked:?}");
+    }
+    for line in ["", "[]", "{", "{\"type\":\"hello\"", "42"] {
+        assert!(validate_reply(line).is_err(), "{line}");
+    }
+}
+
+/// A referee that gives a scripted verdict for each event: every kind the protocol encodes.
+struct Scripted {
+    verdicts: Vec<Verdict>,
+    next: usize,
+}
+
+impl Referee for Scripted {
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: "scripted".to_string(),
+            version: "1".to_string(),
+        }
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::new().observing([Observable::Reasons])
+    }
+    fn start(&mut self, _: &Rules, setup: &Setup) -> Result<(), Unsupported> {
+        self.next = 0;
+        if setup.width == 25 {
+            return Err(Unsupported("too wide".to_string()));
+        }
+        Ok(())
+    }
+    fn apply(&mut self, _: &Event) -> Result<Verdict, EngineError> {
+        self.next += 1;
+        self.verdicts
+            .get(self.next - 1)
+            .cloned()
+            .ok_or_else(|| EngineError::crash("out of verdicts"))
+    }
+    fn observe(&self) -> Observation {
+        Observation::default()
+    }
+}
+
+#[test]
+fn every_kind_of_verdict_round_trips_through_a_served_referee() {
+    let at = |v: &str| Point::parse_gtp(v, 9, 9).unwrap();
+    let mut verdicts = vec![
+        Verdict::Legal {
+            captured: vec![],
+            self_captured: vec![],
+        },
+        Verdict::Legal {
+            captured: vec![at("A1"), at("J9")],
+            self_captured: vec![at("E5")],
+        },
+    ];
+    verdicts.extend(Reason::ALL.iter().map(|&r| Verdict::Illegal(r)));
+    for &class in Class::ALL {
+        verdicts.extend(
+            Reason::ALL
+                .iter()
+                .map(|&reason| Verdict::Breach { reason, class }),
+        );
+    }
+    verdicts.extend(Ruling::ALL.iter().map(|&r| Verdict::Ruled(r)));
+    let events = vec![Event::Move(Color::Black, Move::Pass); verdicts.len() + 1];
+    let rules = Rules::default();
+    let observe = BTreeSet::new();
+    let run = |width: u8, events: &[Event]| {
+        Request::Run(RunRequest::new(
+            "v",
+            &rules,
+            &Setup::empty(width, 9),
+            events,
+            &observe,
+        ))
+        .to_line()
+    };
+    let lines = [
+        run(9, &events[..verdicts.len()]),
+        run(9, &events),
+        run(25, &events),
+    ];
+    let mut referee = Scripted {
+        verdicts: verdicts.clone(),
+        next: 0,
+    };
+    let mut out = Vec::new();
+    serve_referee(&mut referee, lines.join("\n").as_bytes(), &mut out).unwrap();
+    let replies: Vec<Reply> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            assert_eq!(validate_reply(l), Ok(()), "{l}");
+            serde_json::from_str(l).unwrap()
+        })
+        .collect();
+    let Reply::Result(result) = &replies[0] else {
+        panic!("{:?}", replies[0]);
+    };
+    let back: Vec<Verdict> = result
+        .steps
+        .iter()
+        .map(|s| s.decode(9, 9).unwrap().0)
+        .collect();
+    assert_eq!(back, verdicts);
+    let Reply::Error(error) = &replies[1] else {
+        panic!("{:?}", replies[1]);
+    };
+    assert_eq!(error.message, "out of verdicts");
+    assert_eq!(
+        error.context,
+        Some(json!({"event": events.len(), "text": "B pass"}))
+    );
+    assert!(matches!(&replies[2], Reply::Skipped(s) if s.reason == "too wide"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A child process behind the protocol.
+
+/// The Unix socket where this test process serves the reference, one thread per connection.
+fn server() -> &'static Path {
+    static SOCKET: OnceLock<PathBuf> = OnceLock::new();
+    SOCKET.get_or_init(|| {
+        // In the target folder, unless that makes a path too long for a socket address.
+        let name = format!("goconform-jsonl-{}.sock", std::process::id());
+        let mut path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(&name);
+        if path.as_os_str().len() > 100 {
+            path = std::env::temp_dir().join(&name);
+        }
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).expect("a Unix socket in the temporary folder");
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                std::thread::spawn(move || {
+                    let Ok(reader) = stream.try_clone() else {
+                        return;
+                    };
+                    let _ = serve(BufReader::new(reader), stream);
+                });
+            }
+        });
+        path
+    })
+}
+
+/// The Python interpreter itself, not a wrapper such as a pyenv shim (which can take longer
+/// to start than the short time limits of these tests).
+fn python() -> &'static str {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let out = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs the fake engines of these tests");
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    })
+}
+
+fn fixture() -> PathBuf {
+    common::root().join("tests/fixtures/jsonl/fake_engine.py")
+}
+
+fn fake_args(mode: &str, when: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        fixture().display().to_string(),
+        server().display().to_string(),
+        mode.to_string(),
+    ];
+    args.extend(when.iter().map(|s| s.to_string()));
+    args
+}
+
+fn fake(mode: &str, when: &[&str], options: JsonlOptions) -> JsonlEngine {
+    JsonlEngine::new(python(), &fake_args(mode, when), options)
+}
+
+fn run_through(suite: &Suite, jobs: usize, labels: &[&str], factory: &Factory) -> RunReport {
+    let harness = Harness {
+        jobs,
+        ..Harness::default()
+    };
+    let selection = select(suite, |_, run| {
+        labels.is_empty() || labels.contains(&run.label.as_str())
+    });
+    harness.run(suite, &selection, factory).unwrap()
+}
+
+fn name(suite: &Suite, report: &RunReport, i: usize) -> String {
+    let t = &report.trials[i];
+    let s = &suite.scenarios[t.scenario];
+    format!("{}[{}]", s.id, s.runs[t.run].label)
+}
+
+#[test]
+fn a_child_behind_the_protocol_judges_exactly_like_the_reference() {
+    let suite = load(&[
+        "ko/basic-ko.toml",
+        "superko/triple-ko.toml",
+        "superko/setup-position-excluded-from-history.toml",
+        "capture/capture-before-self-capture.toml",
+        "suicide/single-stone-suicide-after-pass.toml",
+        "counting/dead-stones-by-agreement.toml",
+        "ending/dispute-resumption-then-agreement.toml",
+        "ending/resign-during-play.toml",
+        "handicap/fixed-placement-three-stones.toml",
+        "komi/integer-komi-jigo.toml",
+        "passes/pass-stones.toml",
+        "play/white-first-after-handicap.toml",
+        "incidents/ko-retake-noticed-at-once.toml",
+        "incidents/ambiguous-placement.toml",
+        "incidents/repeated-warnings.toml",
+    ]);
+    let reference = run_through(&suite, 1, &[], &|| {
+        Box::new(Reference::new()) as Box<dyn Referee>
+    });
+    let strict = JsonlOptions {
+        strict: true,
+        ..JsonlOptions::default()
+    };
+    let child = run_through(&suite, 3, &[], &move || {
+        Box::new(fake("pass", &[], strict.clone())) as Box<dyn Referee>
+    });
+    assert_eq!(child.engine, reference.engine);
+    assert_eq!(child.capabilities, reference.capabilities);
+    assert_eq!(child.tier, reference.tier);
+    assert_eq!(child.trials.len(), reference.trials.len());
+    for (i, (c, r)) in child.trials.iter().zip(&reference.trials).enumerate() {
+        let trial = name(&suite, &reference, i);
+        assert_eq!((c.scenario, c.run), (r.scenario, r.run), "{trial}");
+        assert_eq!(c.outcome, r.outcome, "{trial}");
+        assert_eq!(c.verdicts, r.verdicts, "{trial}");
+        assert_eq!(c.unobserved, r.unobserved, "{trial}");
+    }
+    let tally = child.tally();
+    assert_eq!(tally, reference.tally());
+    assert!(tally.pass > 100, "{tally}");
+    assert!(
+        child
+            .trials
+            .iter()
+            .any(|t| suite.scenarios[t.scenario].topic == "incidents" && t.outcome == Outcome::Pass),
+        "an incident record passes through the protocol"
+    );
+}
+
+/// Two scenarios: the fake engine's fault strikes on the 5x5 one (basic-ko), and the 7x7 one
+/// (triple-ko) after it must pass, on the same engine: the run goes on.
+fn fault_run(mode: &str, when: &[&str], strict: bool) -> (Suite, RunReport, Duration) {
+    let suite = load(&["superko/triple-ko.toml", "ko/basic-ko.toml"]);
+    let options = JsonlOptions {
+        timeout: Duration::from_millis(500),
+        strict,
+    };
+    let mode = mode.to_string();
+    let when: Vec<String> = when.iter().map(|s| s.to_string()).collect();
+    let started = Instant::now();
+    let report = run_through(
+        &suite,
+        1,
+        &["aga", "chinese", "japanese-1989"],
+        &move || {
+            let when: Vec<&str> = when.iter().map(String::as_str).collect();
+            Box::new(fake(&mode, &when, options.clone())) as Box<dyn Referee>
+        },
+    );
+    (suite, report, started.elapsed())
+}
+
+/// Runs the fake engine in `mode` and checks that every 5x5 trial ends with `word` and a
+/// summary holding `needle`, and every 7x7 trial passes.
+fn check_fault(mode: &str, when: &[&str], strict: bool, word: &str, needle: &str) -> Duration {
+    let (suite, report, elapsed) = fault_run(mode, when, strict);
+    assert_eq!(report.trials.len(), 6);
+    for (i, trial) in report.trials.iter().enumerate() {
+        let name = name(&suite, &report, i);
+        if suite.scenarios[trial.scenario].setup.width == 5 {
+            assert_eq!(
+                trial.outcome.word(),
+                word,
+                "{mode} {name}: {:?}",
+                trial.outcome
+            );
+            let summary = trial.outcome.summary();
+            assert!(summary.contains(needle), "{mode} {name}: {summary}");
+        } else {
+            assert_eq!(trial.outcome, Outcome::Pass, "{mode} {name}");
+        }
+    }
+    elapsed
+}
+
+#[test]
+fn a_hang_is_a_timeout_and_the_next_trial_gets_a_new_engine() {
+    let elapsed = check_fault(
+        "hang",
+        &["--size", "5", "--events", "2"],
+        false,
+        "timeout",
+        "at move 2: the engine `",
+    );
+    // Three timeouts of half a second each, and no more.
+    let (_, report, _) = fault_run("hang", &["--size", "5", "--events", "2"], false);
+    let summary = report.trials[0].outcome.summary();
+    assert!(
+        summary.ends_with("did not answer within 500 ms"),
+        "{summary}"
+    );
+    assert!(elapsed >= Duration::from_millis(1500), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
+    // A hang at the start is a timeout too, reported at the first event.
+    check_fault(
+        "hang",
+        &["--size", "5"],
+        false,
+        "timeout",
+        "at move 1: the trial did not start: the engine `",
+    );
+}
+
+#[test]
+fn a_crash_is_an_error_with_the_engines_last_words() {
+    check_fault(
+        "crash",
+        &["--size", "5"],
+        false,
+        "error",
+        "(exit status: 3) (stderr: fake engine: deliberate crash on t",
+    );
+    check_fault(
+        "crash",
+        &["--size", "5", "--events", "1"],
+        false,
+        "error",
+        "at move 1: ",
+    );
+}
+
+#[test]
+fn garbage_and_oversized_replies_are_protocol_errors() {
+    check_fault(
+        "garbage",
+        &["--size", "5", "--events", "1"],
+        false,
+        "error",
+        "not a protocol message",
+    );
+    check_fault(
+        "oversized",
+        &["--size", "5", "--events", "1"],
+        false,
+        "error",
+        "at most 4194304 allowed",
+    );
+}
+
+#[test]
+fn a_skip_at_the_start_is_not_applicable_and_later_an_error() {
+    check_fault(
+        "skip",
+        &["--size", "5"],
+        false,
+        "not-applicable",
+        "deliberately skipped",
+    );
+    check_fault(
+        "skip",
+        &["--size", "5", "--events", "3"],
+        false,
+        "error",
+        "at move 3: the engine `",
+    );
+}
+
+#[test]
+fn an_error_reply_is_the_trials_error() {
+    check_fault(
+        "error",
+        &["--size", "5", "--events", "2"],
+        false,
+        "error",
+        "at move 2: the engine reported an error: deliberate error (context: {\"events\":2})",
+    );
+}
+
+#[test]
+fn answers_for_another_run_or_that_change_are_protocol_errors() {
+    check_fault(
+        "other-id",
+        &["--size", "5", "--events", "1"],
+        false,
+        "error",
+        "is for `not-t",
+    );
+    check_fault(
+        "inconsistent",
+        &["--size", "5"],
+        false,
+        "error",
+        "at move 2: the engine `",
+    );
+    let (_, report, _) = fault_run("inconsistent", &["--size", "5"], false);
+    assert!(
+        report.trials[0]
+            .outcome
+            .summary()
+            .contains("answered differently for the same events at event 1 (`B C3`)"),
+        "{}",
+        report.trials[0].outcome.summary()
+    );
+}
+
+#[test]
+fn unknown_fields_are_ignored_unless_strict() {
+    let (_, lenient, _) = fault_run("invalid", &["--size", "5"], false);
+    assert!(lenient.trials.iter().all(|t| t.outcome == Outcome::Pass));
+    check_fault(
+        "invalid",
+        &["--size", "5", "--events", "1"],
+        true,
+        "error",
+        "the reply breaks the protocol's schema: extra: unknown field",
+    );
+}
+
+#[test]
+fn another_protocol_version_is_refused_at_the_handshake() {
+    let e = JsonlEngine::connect(
+        python(),
+        &fake_args("wrong-version", &[]),
+        JsonlOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Protocol);
+    assert!(
+        e.message
+            .contains("the engine speaks protocol version 2, and this harness speaks version 1"),
+        "{}",
+        e.message
+    );
+    let (_, report, _) = fault_run("wrong-version", &[], false);
+    for trial in &report.trials {
+        assert_eq!(trial.outcome.word(), "error");
+        assert!(
+            trial.outcome.summary().contains("protocol version 2"),
+            "{}",
+            trial.outcome.summary()
+        );
+    }
+    assert_eq!(report.engine.version, "unknown (no handshake)");
+}
+
+#[test]
+fn the_binary_serves_the_reference() {
+    let suite = load(&[
+        "ko/basic-ko.toml",
+        "incidents/ko-retake-noticed-at-once.toml",
+    ]);
+    let program = env!("CARGO_BIN_EXE_goconform");
+    JsonlEngine::connect(program, &["serve".to_string()], JsonlOptions::default()).unwrap();
+    let reference = run_through(&suite, 1, &[], &|| {
+        Box::new(Reference::new()) as Box<dyn Referee>
+    });
+    let child = run_through(&suite, 2, &[], &move || {
+        Box::new(JsonlEngine::new(
+            program,
+            &["serve".to_string()],
+            JsonlOptions {
+                strict: true,
+                ..JsonlOptions::default()
+            },
+        )) as Box<dyn Referee>
+    });
+    for (c, r) in child.trials.iter().zip(&reference.trials) {
+        assert_eq!((&c.outcome, &c.verdicts), (&r.outcome, &r.verdicts));
+    }
+}
