@@ -61,6 +61,38 @@ pub enum HarnessError {
     StrictWithoutReasons { engine: String },
 }
 
+/// Asks a fresh engine once for its name and capabilities, refuses capabilities that name
+/// axes the rules do not have, and settles the tier: the one asked for, or strict when the
+/// engine reports reasons; strict is refused for an engine that does not.
+pub(crate) fn probe(
+    factory: &(dyn Fn() -> Box<dyn Referee> + '_),
+    tier: Option<Tier>,
+) -> Result<(EngineInfo, Capabilities, Tier), HarnessError> {
+    let probe = factory();
+    let engine = probe.info();
+    let capabilities = probe.capabilities();
+    drop(probe);
+    let unknown = capabilities.unknown_axes();
+    if !unknown.is_empty() {
+        return Err(HarnessError::UnknownAxes {
+            engine: engine.to_string(),
+            axes: unknown.join(", "),
+        });
+    }
+    let reasons = capabilities.observes(Observable::Reasons);
+    let tier = match tier {
+        Some(Tier::Strict) if !reasons => {
+            return Err(HarnessError::StrictWithoutReasons {
+                engine: engine.to_string(),
+            })
+        }
+        Some(tier) => tier,
+        None if reasons => Tier::Strict,
+        None => Tier::Basic,
+    };
+    Ok((engine, capabilities, tier))
+}
+
 /// Every trial of `suite` whose scenario and run `keep` accepts, as (scenario, run) indices
 /// in the suite's order.
 pub fn select(suite: &Suite, keep: impl Fn(&Scenario, &Run) -> bool) -> Vec<(usize, usize)> {
@@ -95,28 +127,7 @@ impl Harness<'_> {
         selection: &[(usize, usize)],
         factory: &Factory<'_>,
     ) -> Result<RunReport, HarnessError> {
-        let probe = factory();
-        let engine = probe.info();
-        let capabilities = probe.capabilities();
-        drop(probe);
-        let unknown = capabilities.unknown_axes();
-        if !unknown.is_empty() {
-            return Err(HarnessError::UnknownAxes {
-                engine: engine.to_string(),
-                axes: unknown.join(", "),
-            });
-        }
-        let reasons = capabilities.observes(Observable::Reasons);
-        let tier = match self.tier {
-            Some(Tier::Strict) if !reasons => {
-                return Err(HarnessError::StrictWithoutReasons {
-                    engine: engine.to_string(),
-                })
-            }
-            Some(tier) => tier,
-            None if reasons => Tier::Strict,
-            None => Tier::Basic,
-        };
+        let (engine, capabilities, tier) = probe(factory, self.tier)?;
         let trials = self.run_workers(suite, selection, factory, &capabilities, tier);
         Ok(RunReport {
             engine,

@@ -32,9 +32,9 @@ use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial as TestCase};
 
-use super::harness::apply_expectation;
+use super::harness::{apply_expectation, probe};
 use super::runner::{not_applicable, run_trial, Outcome, Tier};
-use super::{Capabilities, Observable, Referee, INTERPRETATION_VERSION};
+use super::{Capabilities, Referee, INTERPRETATION_VERSION};
 use crate::scenario::expectations::Expectations;
 use crate::scenario::Suite;
 use crate::spec::{embedded, Spec};
@@ -73,28 +73,8 @@ pub fn tests(factory: Arc<SharedFactory>, options: &Options) -> Result<Vec<TestC
             Some(parsed)
         }
     };
-    let probe = factory();
-    let engine = probe.info();
-    let capabilities = probe.capabilities();
-    drop(probe);
-    let unknown = capabilities.unknown_axes();
-    if !unknown.is_empty() {
-        return Err(format!(
-            "{engine} declares unknown rules axes: {}",
-            unknown.join(", ")
-        ));
-    }
-    let tier = match options.tier {
-        Some(Tier::Strict) if !capabilities.observes(Observable::Reasons) => {
-            return Err(
-                "the engine does not report reasons, so the strict tier cannot judge it"
-                    .to_string(),
-            )
-        }
-        Some(tier) => tier,
-        None if capabilities.observes(Observable::Reasons) => Tier::Strict,
-        None => Tier::Basic,
-    };
+    let (engine, capabilities, tier) =
+        probe(&|| factory(), options.tier).map_err(|e| e.to_string())?;
     eprintln!(
         "goconform suite {} (interpretation {INTERPRETATION_VERSION}): {engine}, {} tier",
         env!("CARGO_PKG_VERSION"),
