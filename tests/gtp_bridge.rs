@@ -516,7 +516,9 @@ fn fake_profile(python: &str, binary: &Path, mode: &str, marker: &Path) -> GtpPr
         "--mode".to_string(),
         "gtp".to_string(),
     ];
-    profile.timeout = Duration::from_millis(500);
+    // Long enough for GNU Go to start behind the Python relay on a loaded machine (tests run
+    // in parallel), short enough for the hang to cost little.
+    profile.timeout = Duration::from_secs(2);
     profile
 }
 
@@ -551,7 +553,7 @@ fn faults_are_errors_or_timeouts_and_the_next_trial_restarts_the_engine() {
         (
             "hang",
             "timeout",
-            "did not answer `is_legal white E5` within 500 ms",
+            "did not answer `is_legal white E5` within 2 s",
         ),
         (
             "crash",

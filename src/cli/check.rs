@@ -120,6 +120,8 @@ pub(super) struct CheckArgs {
     /// The implementation to check (see `goconform engines`).
     #[arg(long, value_name = "SPEC", default_value = "reference")]
     engine: String,
+    #[command(flatten)]
+    engine_options: engines::EngineOptions,
     /// The engine's expectations file: trials it is known to fail, each with a reason.
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
@@ -183,7 +185,10 @@ impl CheckArgs {
     fn reproduce_options(&self) -> String {
         let mut out = String::new();
         if self.engine != "reference" {
-            out.push_str(&format!(" --engine {}", self.engine));
+            out.push_str(&format!(" --engine {}", shell_word(&self.engine)));
+        }
+        if let Some(timeout) = self.engine_options.timeout {
+            out.push_str(&format!(" --engine-timeout {}", timeout.as_secs_f64()));
         }
         match self.tier {
             TierChoice::Auto => {}
@@ -194,13 +199,24 @@ impl CheckArgs {
     }
 }
 
+/// A word as a POSIX shell reads it back: quoted when it holds anything but plain
+/// characters (an engine spec such as `jsonl:goconform serve` has spaces).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.,:/=+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     let Selected {
         spec,
         suite,
         trials: selection,
     } = args.select.load(root)?;
-    let factory = engines::factory(&args.engine)?;
+    let factory = engines::factory(&args.engine, &args.engine_options)?;
     let expectations = match &args.expectations {
         None => None,
         Some(path) => Some(load_expectations(path, &suite)?),
@@ -259,7 +275,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
 /// Reads an engine's expectations file and checks that every entry names a trial of the
 /// scenarios loaded (before the filters), so that a list cannot keep entries for scenarios
 /// that are gone.
-fn load_expectations(path: &Path, suite: &Suite) -> Result<Expectations, String> {
+pub(super) fn load_expectations(path: &Path, suite: &Suite) -> Result<Expectations, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let located = |errors: Vec<crate::spec::location::Located>| {
@@ -378,23 +394,24 @@ fn print_trial(root: &Project, args: &CheckArgs, suite: &Suite, trial: &Trial) {
         label,
         file
     );
-    print_outcome(s, &trial.outcome);
+    print_outcome(s, &file, &trial.outcome);
     println!(
         "  reproduce: goconform check {file} --rules {label}{}",
         args.reproduce_options()
     );
 }
 
-fn print_outcome(s: &Scenario, outcome: &Outcome) {
+/// `file` is the scenario's path as the report shows it (relative to the project).
+fn print_outcome(s: &Scenario, file: &str, outcome: &Outcome) {
     match outcome {
         Outcome::Fail(mismatches) => {
             for m in mismatches {
-                print_mismatch(s, m);
+                print_mismatch(s, file, m);
             }
         }
         Outcome::ExpectedFailure { listed, actual } => {
             println!("  listed as an expected failure: {listed}");
-            print_outcome(s, actual);
+            print_outcome(s, file, actual);
         }
         Outcome::UnexpectedPass { listed } => {
             println!("  listed as an expected failure ({listed}), but it passed: remove the entry from the expectations file");
@@ -407,18 +424,13 @@ fn print_outcome(s: &Scenario, outcome: &Outcome) {
     }
 }
 
-fn print_mismatch(s: &Scenario, m: &Mismatch) {
+fn print_mismatch(s: &Scenario, file: &str, m: &Mismatch) {
     let at = if m.after == 0 {
         "at the start".to_string()
     } else {
         format!("after move {} ({})", m.after, s.events[m.after - 1])
     };
-    println!(
-        "  {at}, expectation at {}:{}, key `{}`:",
-        s.path.display(),
-        m.line,
-        m.key
-    );
+    println!("  {at}, expectation at {file}:{}, key `{}`:", m.line, m.key);
     if m.expected.contains('\n') || m.actual.contains('\n') {
         let expected: Vec<&str> = m.expected.lines().collect();
         let actual: Vec<&str> = m.actual.lines().collect();

@@ -1,13 +1,13 @@
 //! `goconform compare`: the same trials through several implementations, as a table of
 //! disagreements grouped by clause, in Markdown and as a standalone HTML page.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
 
-use super::check::{SelectArgs, Selected};
-use super::{engines, CommandResult, Project};
+use super::check::{load_expectations, SelectArgs, Selected};
+use super::{engines, relative, CommandResult, Project};
 use crate::conformance::compare::compare as compare_reports;
 use crate::conformance::Harness;
 
@@ -19,9 +19,22 @@ pub(super) struct CompareArgs {
     /// An implementation to run (repeat for each column; see `goconform engines`).
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
-    /// Write the table as Markdown to this file (default: standard output).
+    #[command(flatten)]
+    engine_options: engines::EngineOptions,
+    /// A folder of expectations files, one per engine, named
+    /// `<engine name>.expectations.toml`: the failures they list show as expected failures
+    /// with their triage, and the rest count as not triaged.
+    #[arg(long, value_name = "DIR")]
+    expectations_dir: Option<PathBuf>,
+    /// Write the table as Markdown to this file (default: standard output). If the file
+    /// already has the line `<!-- goconform compare: generated below -->`, everything above
+    /// it is kept and only what follows is replaced.
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
+    /// Write nothing; exit 1 if the Markdown or HTML file would change (for CI), or if any
+    /// disagreement is not triaged.
+    #[arg(long)]
+    check: bool,
     /// Also write the table as a standalone HTML page to this file.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
@@ -39,29 +52,95 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
     let factories = args
         .engines
         .iter()
-        .map(|e| engines::factory(e))
+        .map(|e| engines::factory(e, &args.engine_options))
         .collect::<Result<Vec<_>, _>>()?;
-    let harness = Harness {
-        jobs: args.jobs,
-        ..Harness::default()
-    };
-    let reports = factories
-        .iter()
-        .map(|f| harness.run(&suite, &trials, f.as_ref()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let comparison = compare_reports(&suite, &spec, &reports).map_err(|e| e.to_string())?;
-    let markdown = comparison.to_markdown();
+    let mut reports = Vec::new();
+    for factory in &factories {
+        let expectations = match &args.expectations_dir {
+            Some(dir) => {
+                let name = factory().info().name;
+                let path = dir.join(format!("{name}.expectations.toml"));
+                if path.exists() {
+                    Some(load_expectations(&path, &suite)?)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        };
+        let harness = Harness {
+            jobs: args.jobs,
+            expectations: expectations.as_ref(),
+            ..Harness::default()
+        };
+        reports.push(
+            harness
+                .run(&suite, &trials, factory.as_ref())
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    let mut comparison = compare_reports(&suite, &spec, &reports).map_err(|e| e.to_string())?;
+    // Scenario files as the project names them, never as this machine does: the output is
+    // meant to be committed.
+    for row in comparison.clauses.iter_mut().flat_map(|g| &mut g.rows) {
+        row.scenario_file = PathBuf::from(relative(root, &row.scenario_file));
+    }
+    let mut stale = Vec::new();
     match &args.markdown {
-        Some(path) => write(path, &markdown)?,
-        None => print!("{markdown}"),
+        Some(path) => {
+            let text = keep_preamble(path, &comparison.to_markdown())?;
+            output(path, &text, args.check, &mut stale)?;
+        }
+        None => print!("{}", comparison.to_markdown()),
     }
     if let Some(path) = &args.html {
-        write(path, &comparison.to_html())?;
+        output(path, &comparison.to_html(), args.check, &mut stale)?;
     }
-    Ok(ExitCode::SUCCESS)
+    if !args.check {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for path in &stale {
+        eprintln!(
+            "goconform compare: {} is not what this run generates; run the same command without --check to regenerate it",
+            path.display()
+        );
+    }
+    if comparison.untriaged > 0 {
+        eprintln!(
+            "goconform compare: {} disagreements are not triaged; list each in the engine's expectations file with its cause",
+            comparison.untriaged
+        );
+    }
+    Ok(if stale.is_empty() && comparison.untriaged == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
-fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
+/// The line above which a Markdown file is written by hand and kept.
+const MARKER: &str = "<!-- goconform compare: generated below -->";
+
+/// The generated text, after the hand-written part of the file if it has the marker.
+fn keep_preamble(path: &Path, generated: &str) -> Result<String, String> {
+    let old = match std::fs::read_to_string(path) {
+        Ok(old) => old,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(generated.to_string()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    Ok(match old.find(MARKER) {
+        Some(at) => format!("{}{MARKER}\n\n{generated}", &old[..at]),
+        None => generated.to_string(),
+    })
+}
+
+/// Writes `text` to `path`, or with `check` only notes whether it would change.
+fn output(path: &Path, text: &str, check: bool, stale: &mut Vec<PathBuf>) -> Result<(), String> {
+    if check {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+            stale.push(path.to_path_buf());
+        }
+        return Ok(());
+    }
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

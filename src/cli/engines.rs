@@ -1,5 +1,6 @@
 //! The implementations the command line can check, by the name `--engine` takes:
-//! `reference`, the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), any GTP engine
+//! `reference`, the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), the goban crate
+//! (`goban`, with the cargo feature of that name), any GTP engine
 //! (`gtp:PROGRAM ARGS...`) and any engine speaking the JSON-lines protocol
 //! (`jsonl:PROGRAM ARGS...`).
 //!
@@ -12,22 +13,62 @@ use crate::conformance::{Referee, Reference};
 use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine};
 use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
 use crate::engines::process::split_command;
+use std::time::Duration;
+
+/// Options for engines in other processes, shared by `check` and `compare`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(super) struct EngineOptions {
+    /// How long an engine in another process may take over one answer before the trial is
+    /// a timeout and the engine is restarted (default: the engine's profile, 10 s for
+    /// GTP and JSON-lines engines).
+    #[arg(long = "engine-timeout", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!(
+            "`{text}`: the time limit must be a positive number of seconds"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("`{text}`: {e}"))
+}
 
 /// The factory for an engine spec, or an error saying what is known.
-pub(super) fn factory(spec: &str) -> Result<Box<Factory<'static>>, String> {
+pub(super) fn factory(
+    spec: &str,
+    options: &EngineOptions,
+) -> Result<Box<Factory<'static>>, String> {
     if spec == "reference" {
         return Ok(Box::new(|| Box::new(Reference::new()) as Box<dyn Referee>));
     }
-    if let Some(command) = spec.strip_prefix("jsonl:") {
-        let (program, args) = split_command(command).map_err(|e| format!("{spec}: {e}"))?;
-        let options = JsonlOptions::default();
-        JsonlEngine::connect(&program, &args, options.clone())
-            .map_err(|e| format!("{spec} does not start: {e}"))?;
-        return Ok(Box::new(move || {
-            Box::new(JsonlEngine::new(&program, &args, options.clone())) as Box<dyn Referee>
+    #[cfg(feature = "goban")]
+    if spec == "goban" {
+        use crate::engines::goban::GobanEngine;
+        return Ok(Box::new(|| {
+            Box::new(GobanEngine::new()) as Box<dyn Referee>
         }));
     }
-    if let Some(profile) = profile_by_name(spec) {
+    if let Some(command) = spec.strip_prefix("jsonl:") {
+        let (program, args) = split_command(command).map_err(|e| format!("{spec}: {e}"))?;
+        let mut jsonl = JsonlOptions::default();
+        if let Some(timeout) = options.timeout {
+            jsonl.timeout = timeout;
+        }
+        JsonlEngine::connect(&program, &args, jsonl.clone())
+            .map_err(|e| format!("{spec} does not start: {e}"))?;
+        return Ok(Box::new(move || {
+            Box::new(JsonlEngine::new(&program, &args, jsonl.clone())) as Box<dyn Referee>
+        }));
+    }
+    if let Some(mut profile) = profile_by_name(spec) {
+        if let Some(timeout) = options.timeout {
+            profile.timeout = timeout;
+        }
         GtpEngine::try_new(profile.clone()).map_err(|e| format!("{spec} does not start: {e}"))?;
         return Ok(Box::new(move || {
             Box::new(GtpEngine::new(profile.clone())) as Box<dyn Referee>
@@ -39,12 +80,13 @@ pub(super) fn factory(spec: &str) -> Result<Box<Factory<'static>>, String> {
         ));
     }
     Err(format!(
-        "unknown engine `{spec}`; known: reference, {}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
+        "unknown engine `{spec}`; known: reference, {}{}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
         gnugo_profiles()
             .iter()
             .map(|p| p.name.as_str())
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        if cfg!(feature = "goban") { ", goban" } else { "" }
     ))
 }
 
@@ -60,6 +102,15 @@ pub(super) fn list() -> super::CommandResult {
     for profile in gnugo_profiles() {
         print_engine(&profile.name, &profile.about, &profile.capabilities);
     }
+    #[cfg(feature = "goban")]
+    print_engine(
+        "goban",
+        &format!(
+            "the goban crate {}, in this process",
+            crate::engines::goban::GOBAN_VERSION
+        ),
+        &crate::engines::goban::GobanEngine::declared_capabilities(),
+    );
     println!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier)");
     println!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities");
     Ok(std::process::ExitCode::SUCCESS)

@@ -3,11 +3,13 @@
 //!
 //! Every report is a column, and all columns are alike: the first one is the reference by
 //! convention only, and nothing here treats it differently. A trial is a *disagreement*
-//! unless every engine passed it or it applied to none of them. So a trial shows when the
-//! engines' outcomes differ in kind (one passes, another fails, a third cannot play it), and
-//! also when they agree on anything but a pass (all fail, all error, ...): then the suite
-//! and every engine disagree, which is worth a look at the scenario as much as at the
-//! engines.
+//! when at least one engine it applied to did not pass it (a failure, an error, a
+//! timeout, ...). A trial an engine cannot play is not a disagreement: what each engine
+//! cannot play is its capabilities, shown once per engine, and listing every such trial
+//! would bury the real disagreements. When all the engines that played a trial agree on
+//! anything but a pass (all fail, all error, ...), the suite disagrees with every one of
+//! them, which is worth a look at the scenario as much as at the engines. In the tables a
+//! trial that did not apply to an engine shows as `n/a`, without the reason.
 //!
 //! Each disagreement is listed under every clause its scenario cites (testable clauses
 //! only: an informative clause is never tested, so it groups nothing unless the scenario
@@ -76,6 +78,10 @@ pub struct Comparison {
     /// How many trials are disagreements (each counted once, however many clauses it
     /// appears under).
     pub disagreements: usize,
+    /// How many disagreements include an outcome that fails a check run (a failure, error
+    /// or timeout not listed in the engine's expectations file, or a listed one that
+    /// passed): the disagreements nobody has triaged yet.
+    pub untriaged: usize,
     /// How many trials were compared.
     pub trials: usize,
 }
@@ -119,8 +125,8 @@ pub struct Row {
     /// `{scenario id}[{run label}]`.
     pub trial: String,
     pub scenario_file: PathBuf,
-    /// Every engine had the same outcome, and it was not a pass: the suite disagrees with
-    /// all of them.
+    /// Every engine that played it (at least two) had the same outcome, and it was not a
+    /// pass: the suite disagrees with all of them.
     pub unanimous: bool,
     /// One per engine, in the order of [`Comparison::engines`].
     pub cells: Vec<Cell>,
@@ -182,22 +188,39 @@ pub fn compare(
 
     let mut groups: BTreeMap<(u8, Option<Level>, String), ClauseGroup> = BTreeMap::new();
     let mut disagreements = 0;
+    let mut untriaged = 0;
     for (index, t) in first.trials.iter().enumerate() {
         let outcomes: Vec<&Outcome> = reports.iter().map(|r| &r.trials[index].outcome).collect();
         if !disagree(&outcomes) {
             continue;
         }
         disagreements += 1;
+        if outcomes.iter().any(|o| o.fails_run()) {
+            untriaged += 1;
+        }
         let scenario = &suite.scenarios[t.scenario];
         let row = Row {
             trial: shown(t.scenario, t.run),
             scenario_file: scenario.path.clone(),
-            unanimous: outcomes.iter().all(|o| o.word() == outcomes[0].word()),
+            unanimous: {
+                let played: Vec<&&Outcome> = outcomes
+                    .iter()
+                    .filter(|o| !matches!(o, Outcome::NotApplicable(_)))
+                    .collect();
+                played.iter().all(|o| o.word() == played[0].word()) && played.len() > 1
+            },
             cells: outcomes
                 .iter()
                 .map(|o| Cell {
                     word: o.word(),
-                    summary: o.summary(),
+                    // An expected failure shows its triage first: that is what a reader
+                    // of the table needs, and what it did follows.
+                    summary: match o {
+                        Outcome::ExpectedFailure { listed, actual } => {
+                            format!("{listed} (it did: {})", actual.summary())
+                        }
+                        _ => o.summary(),
+                    },
                 })
                 .collect(),
         };
@@ -268,15 +291,17 @@ pub fn compare(
         engines,
         clauses: groups.into_values().collect(),
         disagreements,
+        untriaged,
         trials: first.trials.len(),
     })
 }
 
-/// Whether the outcomes of one trial are a disagreement: anything but all passes or all
-/// not applicable.
+/// Whether the outcomes of one trial are a disagreement: some engine played it and did not
+/// pass.
 fn disagree(outcomes: &[&Outcome]) -> bool {
-    let all = |f: fn(&Outcome) -> bool| outcomes.iter().all(|o| f(o));
-    !(all(|o| *o == Outcome::Pass) || all(|o| matches!(o, Outcome::NotApplicable(_))))
+    outcomes
+        .iter()
+        .any(|o| !matches!(o, Outcome::Pass | Outcome::NotApplicable(_)))
 }
 
 /// The clauses a trial is listed under: those cited that are tested (not informative), or
@@ -329,7 +354,9 @@ fn count_text(count: &LevelCount) -> String {
 }
 
 fn cell_text(cell: &Cell) -> String {
-    if cell.summary.is_empty() {
+    if cell.word == "not-applicable" {
+        "n/a".to_string()
+    } else if cell.summary.is_empty() {
         cell.word.to_string()
     } else {
         format!("{}: {}", cell.word, cell.summary)
@@ -424,13 +451,14 @@ impl Comparison {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "# Comparison of {} implementations\n\nSuite {}, report format {}, interpretation {}: {} trials, {} disagreements.\n",
+            "# Comparison of {} implementations\n\nSuite {}, report format {}, interpretation {}: {} trials, {} disagreements, {} of them not triaged (a failure no expectations file lists).\n",
             self.engines.len(),
             self.suite_version,
             self.format_version,
             self.interpretation_version,
             self.trials,
-            self.disagreements
+            self.disagreements,
+            self.untriaged
         );
         out.push_str("## Implementations\n\n");
         md_row(
@@ -520,13 +548,14 @@ impl Comparison {
         );
         let _ = writeln!(
             out,
-            "<h1>Comparison of {} implementations</h1>\n<p>Suite {}, report format {}, interpretation {}: {} trials, {} disagreements.</p>",
+            "<h1>Comparison of {} implementations</h1>\n<p>Suite {}, report format {}, interpretation {}: {} trials, {} disagreements, {} of them not triaged (a failure no expectations file lists).</p>",
             self.engines.len(),
             html(self.suite_version),
             self.format_version,
             self.interpretation_version,
             self.trials,
-            self.disagreements
+            self.disagreements,
+            self.untriaged
         );
         out.push_str("<h2>Implementations</h2>\n<table>\n<tr><th>Implementation</th><th>Version</th><th>Tier</th><th>Observes</th><th>Restricted axes</th></tr>\n");
         for e in &self.engines {
@@ -677,23 +706,18 @@ mod tests {
         let (spec, suite) = load();
         let (reports, capture, suicide) = reports(&suite);
         let c = compare(&suite, &spec, &reports).unwrap();
-        assert_eq!(c.disagreements, 2);
+        // The failure is a disagreement; the trial beta cannot play is not.
+        assert_eq!(c.disagreements, 1);
         let trials = reports[0].trials.len();
         assert_eq!(c.trials, trials);
 
         let failed = format!("single-stone[{}]", suite.scenarios[capture].runs[1].label);
-        let na = format!(
-            "single-stone-suicide[{}]",
-            suite.scenarios[suicide].runs[0].label
-        );
-        // Every clause cited by either scenario groups its row; informative ones do not.
+        // Every clause the failing scenario cites groups its row; informative ones do not.
         let mut expected: Vec<(Level, &str, &str)> = Vec::new();
-        for (s, trial) in [(capture, &failed), (suicide, &na)] {
-            for id in &suite.scenarios[s].clauses {
-                let level = spec.clause(id).unwrap().level;
-                if level.is_testable() {
-                    expected.push((level, id.as_str(), trial.as_str()));
-                }
+        for id in &suite.scenarios[capture].clauses {
+            let level = spec.clause(id).unwrap().level;
+            if level.is_testable() {
+                expected.push((level, id.as_str(), failed.as_str()));
             }
         }
         expected.sort();
@@ -707,9 +731,11 @@ mod tests {
             })
             .collect();
         assert_eq!(got, expected);
-        // The may clause of the suicide scenario comes after every must clause.
-        assert_eq!(c.clauses.last().unwrap().id, "logic-r7a");
-        assert_eq!(c.clauses.last().unwrap().level, Some(Level::May));
+        assert!(c.clauses.iter().all(|g| g.rows.iter().all(|r| r.trial
+            != format!(
+                "single-stone-suicide[{}]",
+                suite.scenarios[suicide].runs[0].label
+            ))));
 
         let group = c.clauses.iter().find(|g| g.id == "aga-1991-r5").unwrap();
         assert_eq!(group.rows.len(), 1);
@@ -766,7 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn all_passing_or_all_not_applicable_is_no_disagreement_but_all_failing_is() {
+    fn passing_or_not_applicable_is_no_disagreement_but_failing_is() {
         let (spec, suite) = load();
         let t = (0, 0);
         let na = || Outcome::NotApplicable("no".to_string());
@@ -784,7 +810,11 @@ mod tests {
         let all_fail = run(fail(), fail());
         assert_eq!(all_fail.disagreements, 1);
         assert!(all_fail.clauses[0].rows[0].unanimous);
-        assert_eq!(run(Outcome::Pass, na()).disagreements, 1);
+        assert_eq!(run(Outcome::Pass, na()).disagreements, 0);
+        let one_fails = run(fail(), na());
+        assert_eq!(one_fails.disagreements, 1);
+        assert!(!one_fails.clauses[0].rows[0].unanimous);
+        assert!(one_fails.to_markdown().contains("| error: crashed | n/a |"));
     }
 
     #[test]
@@ -846,7 +876,7 @@ mod tests {
         assert!(!page.contains("<b>"), "{page}");
         assert!(page.contains("got a|b &lt;none&gt;"), "{page}");
         assert!(page.contains("<td class=\"o-fail\"><span class=\"word\">fail</span>"));
-        assert!(page.contains("<td class=\"o-not-applicable\">"));
+        assert!(!page.contains("single-stone-suicide["), "{page}");
         assert!(page.contains(".o-fail {"));
         for external in ["<script", "<link", "src=", "href=", "@import"] {
             assert!(!page.contains(external), "{external} in {page}");

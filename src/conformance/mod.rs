@@ -68,6 +68,16 @@ pub enum ErrorKind {
     Timeout,
 }
 
+impl ErrorKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            ErrorKind::Crash => "crash",
+            ErrorKind::Protocol => "protocol error",
+            ErrorKind::Timeout => "timeout",
+        }
+    }
+}
+
 /// The implementation broke down instead of giving a verdict: an error or a timeout, never a
 /// failure of the rules.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -324,12 +324,12 @@ fn play(
             Some(reason) => Verdict::Illegal(reason),
             None => match guarded(|| referee.apply(event)).and_then(|r| r) {
                 Ok(v) => v,
-                Err(e) => return engine_failure(k + 1, &e),
+                Err(e) => return failure_after(judge.mismatches, scenario, k + 1, &e),
             },
         };
         let seen = match guarded(|| observe(scenario, run, k + 1, referee)) {
             Ok(seen) => seen,
-            Err(e) => return engine_failure(k + 1, &e),
+            Err(e) => return failure_after(judge.mismatches, scenario, k + 1, &e),
         };
         let asked = unjudged.is_none().then_some(&verdict);
         judge.check_after(k + 1, asked, &seen);
@@ -372,6 +372,31 @@ fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, EngineError> {
             .unwrap_or_else(|| "(no message)".to_string());
         EngineError::crash(format!("the implementation panicked: {text}"))
     })
+}
+
+/// The outcome of an engine fault at event `after`. If checks before it already failed, the
+/// trial fails with those mismatches and the fault as the last of them: the first divergence
+/// is what a reader needs, and a fault that follows it is often its consequence (an engine
+/// that accepted an illegal move is then asked for a move out of its turn).
+fn failure_after(
+    mismatches: &mut Vec<Mismatch>,
+    scenario: &Scenario,
+    after: usize,
+    error: &EngineError,
+) -> Outcome {
+    if mismatches.is_empty() {
+        return engine_failure(after, error);
+    }
+    let mut mismatches = std::mem::take(mismatches);
+    mismatches.push(Mismatch {
+        after,
+        line: scenario.event_lines.get(after - 1).copied().unwrap_or(0),
+        key: "engine",
+        expected: "an answer".to_string(),
+        actual: format!("{}: {}", error.kind.word(), error.message),
+        first_difference: None,
+    });
+    Outcome::Fail(mismatches)
 }
 
 fn engine_failure(after: usize, error: &EngineError) -> Outcome {

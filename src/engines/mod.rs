@@ -6,6 +6,8 @@
 //! [`jsonl`] drives an engine that speaks the JSON-lines protocol of [`protocol`], and
 //! [`serve`] is that protocol's engine side.
 
+#[cfg(feature = "goban")]
+pub mod goban;
 pub mod gtp;
 pub mod jsonl;
 pub mod process;
