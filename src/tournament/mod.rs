@@ -5,8 +5,10 @@
 //! event files and tournament scenarios and hands this module typed values; errors are
 //! `thiserror` enums that the reader turns into located messages.
 
+pub mod clock;
 pub mod colour;
 pub mod crosstable;
 pub mod handicap;
 pub mod rank;
 pub mod tiebreak;
+pub mod time_control;
