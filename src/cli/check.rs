@@ -61,6 +61,21 @@ impl SelectArgs {
             && self.topic.as_deref().is_none_or(|t| scenario.topic == t)
     }
 
+    /// Whether a tournament scenario passes the filters; they have no runs, so `--rules`
+    /// leaves them out.
+    pub(super) fn selects_tournament(
+        &self,
+        t: &crate::scenario::tournament::TournamentScenario,
+    ) -> bool {
+        self.rules.is_none()
+            && self.id.as_deref().is_none_or(|x| t.id.contains(x))
+            && self
+                .clause
+                .as_deref()
+                .is_none_or(|c| t.clauses.iter().any(|x| x == c))
+            && self.topic.as_deref().is_none_or(|x| t.topic == x)
+    }
+
     fn is_filtered(&self) -> bool {
         self.rules.is_some()
             || self.id.is_some()
@@ -218,7 +233,13 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     let report = harness
         .run(&suite, &selection, factory.as_ref())
         .map_err(|e| e.to_string())?;
-    let tally = report.tally();
+    let tournament = super::tournament::run_selected(
+        &suite,
+        |t| args.select.selects_tournament(t),
+        args.engine == "reference",
+    );
+    let mut tally = report.tally();
+    tournament.add_to(&mut tally);
     let matrix = matrix(&suite, &spec, &report);
     let code = if tally.failing() == 0 {
         ExitCode::SUCCESS
@@ -252,7 +273,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         );
         return Ok(code);
     }
-    print_text(root, args, &suite, &report, &matrix, &tally);
+    print_text(root, args, &suite, &report, &matrix, &tally, &tournament);
     Ok(code)
 }
 
@@ -321,13 +342,14 @@ fn print_text(
     report: &RunReport,
     matrix: &Matrix,
     tally: &Tally,
+    tournament: &super::tournament::TournamentRun,
 ) {
     let mut scenarios: Vec<usize> = report.trials.iter().map(|t| t.scenario).collect();
     scenarios.dedup();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     println!(
         "goconform check: {}, {}, engine {}, {} tier",
-        plural(scenarios.len(), "scenario"),
+        plural(scenarios.len() + tournament.len(), "scenario"),
         plural(tally.total(), "trial"),
         report.engine,
         report.tier.word()
@@ -337,6 +359,7 @@ fn print_text(
             print_trial(root, args, suite, trial);
         }
     }
+    tournament.print(root, &suite.tournament, args.verbose);
     let mut by_ruleset: BTreeMap<&str, Tally> = BTreeMap::new();
     for trial in &report.trials {
         let run = &suite.scenarios[trial.scenario].runs[trial.run];
@@ -349,6 +372,9 @@ fn print_text(
     println!("by run:");
     for (label, t) in &by_ruleset {
         println!("  {label:<28} {t}");
+    }
+    if tournament.len() > 0 {
+        println!("  {:<28} {}", "tournament (reference)", tournament.tally());
     }
     println!();
     println!("by level (passed/applicable):");
