@@ -289,7 +289,7 @@ fn snapshot(c: &Clocks, after: usize, out: &mut BTreeMap<(Option<usize>, String)
             Phase::Byoyomi { periods, used } => (not("main or canadian"), periods.to_string(), Clock(used).to_string(), not("canadian"), not("out")),
             Phase::Canadian { stones, left } => (Clock(left).to_string(), not("byo-yomi"), not("byo-yomi or seconds"), stones.to_string(), not("out")),
             Phase::Seconds { used } => (not("main or canadian"), not("byo-yomi"), Clock(used).to_string(), not("canadian"), not("out")),
-            Phase::Out { at } => (Clock(0).to_string(), "0".into(), not("play"), "0".into(), Clock(at).to_string()),
+            Phase::Out { at } => (Clock(0).to_string(), "0".into(), not("play"), not("play"), Clock(at).to_string()),
         };
         put(format!("{name}.left"), left);
         put(format!("{name}.periods"), periods);

@@ -1022,8 +1022,8 @@ macro_rules! named {
 named!(RankCase, HandicapCase, KomiCase, NigiriCase, TimeControlCase, ClockCase, StandingsCase);
 
 /// Exactly one of an outcome and a refusal must be expected.
-fn one_of(ctx: &mut Ctx, span: &std::ops::Range<usize>, outcome: bool, refused: bool, what: &str) {
-    if outcome && refused {
+fn one_of(ctx: &mut Ctx, span: &std::ops::Range<usize>, outcome: bool, refused: &str, what: &str) {
+    if outcome && refused != "none" {
         ctx.err(span, "refused", format!("a case expects either {what} or `refused`, not both"));
     }
 }
@@ -1036,12 +1036,12 @@ fn rank_case(c: &RankCase, ctx: &mut Ctx) -> Option<Input> {
         }
     }
     if let Some(r) = &c.refused {
-        if let Some(w) = ctx.word(r, "refused", &["digits"]) {
+        if let Some(w) = ctx.word(r, "refused", &["digits", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }
     if let Some(r) = &c.refused {
-        one_of(ctx, &r.span(), c.rank.is_some(), true, "`rank`");
+        one_of(ctx, &r.span(), c.rank.is_some(), r.get_ref(), "`rank`");
     }
     Some(Input::Rank { rating: c.rating })
 }
@@ -1107,8 +1107,8 @@ fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
         }
     }
     if let Some(r) = &c.refused {
-        one_of(ctx, &r.span(), c.stones.is_some() || c.black.is_some(), true, "`stones`/`black`");
-        if let Some(w) = ctx.word(r, "refused", &["floor-above-bar"]) {
+        one_of(ctx, &r.span(), c.stones.is_some() || c.black.is_some(), r.get_ref(), "`stones`/`black`");
+        if let Some(w) = ctx.word(r, "refused", &["floor-above-bar", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }
@@ -1166,8 +1166,8 @@ fn nigiri_case(c: &NigiriCase, ctx: &mut Ctx) -> Option<Input> {
         }
     }
     if let Some(r) = &c.refused {
-        one_of(ctx, &r.span(), c.black.is_some(), true, "`black`");
-        if let Some(w) = ctx.word(r, "refused", &["empty-hand", "no-call"]) {
+        one_of(ctx, &r.span(), c.black.is_some(), r.get_ref(), "`black`");
+        if let Some(w) = ctx.word(r, "refused", &["empty-hand", "no-call", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }
@@ -1183,8 +1183,8 @@ fn time_control_case(c: &TimeControlCase, ctx: &mut Ctx) -> Option<Input> {
         ctx.push(None, "rated".into(), r.get_ref().to_string(), &r.span());
     }
     if let Some(r) = &c.refused {
-        one_of(ctx, &r.span(), c.rated.is_some(), true, "`rated`");
-        if let Some(w) = ctx.word(r, "refused", &["periods-exceed-main", "empty-overtime"]) {
+        one_of(ctx, &r.span(), c.rated.is_some(), r.get_ref(), "`rated`");
+        if let Some(w) = ctx.word(r, "refused", &["periods-exceed-main", "empty-overtime", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }
@@ -1371,7 +1371,7 @@ fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
         ctx.push(None, "circular".into(), v.get_ref().to_string(), &v.span());
     }
     if let Some(r) = &c.refused {
-        if let Some(w) = ctx.word(r, "refused", &["median-rounds", "repeated"]) {
+        if let Some(w) = ctx.word(r, "refused", &["median-rounds", "repeated", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }

@@ -31,7 +31,8 @@
 //!
 //! An event that cannot happen in this state (a time before the previous event, a move by a
 //! player whose clock is not running, anything after the game is decided) is refused with a
-//! [`ClockError`] and changes nothing.
+//! [`ClockError`] and changes nothing but the time, which passes anyway (a flag that fell
+//! before it has fallen).
 
 use std::fmt;
 
@@ -297,20 +298,26 @@ impl Clocks {
     }
 
     /// Applies an event at `at` ms after the announced start. A refused event changes nothing.
+    /// Time passes even when the event is refused: a flag that fell before a refused event
+    /// has fallen.
     pub fn apply(&mut self, at: u64, event: Event) -> Result<(), ClockError> {
-        let mut next = self.clone();
-        next.apply_inner(at, event)?;
-        *self = next;
-        Ok(())
-    }
-
-    fn apply_inner(&mut self, at: u64, event: Event) -> Result<(), ClockError> {
         if at < self.now {
             return Err(ClockError::TimeBackwards {
                 at,
                 previous: self.now,
             });
         }
+        if self.running != Running::NotBegun {
+            self.advance(at);
+        }
+        let mut next = self.clone();
+        next.apply_inner(at, event)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Applies an event once the time has been moved on to `at`.
+    fn apply_inner(&mut self, at: u64, event: Event) -> Result<(), ClockError> {
         if self.running == Running::NotBegun {
             let Event::Begin { absent } = event else {
                 return Err(ClockError::NotBegun);
@@ -324,7 +331,6 @@ impl Clocks {
             };
             return Ok(());
         }
-        self.advance(at);
         if let Some(decision) = self.decision {
             // Looking and arriving change nothing that was decided; only a dispute reopens a
             // game that ended normally.
@@ -691,7 +697,8 @@ mod tests {
             c.apply(78 * S, play(Color::Black)).map_err(|e| e.word()),
             Err("game-over")
         );
-        assert_eq!(c, before, "a refused event changes nothing");
+        assert_eq!(c.phase(Color::Black), before.phase(Color::Black));
+        assert_eq!(c.now(), 78 * S, "time passes even for a refused event");
     }
 
     #[test]
