@@ -109,13 +109,17 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
         v.insert(k.to_string(), s);
     };
     match input {
-        Input::Rank { rating } => match Rank::from_rating(*rating) {
+        Input::Rank { rating, entry } => match Rank::from_rating(*rating) {
             Ok(r) => {
                 put("rank", r.to_string());
+                if let Some(e) = entry {
+                    put("allowed", r.may_enter_at(*e).to_string());
+                }
                 put("refused", "none".into());
             }
             Err(e) => {
                 put("rank", format!("(refused: {e})"));
+                put("allowed", format!("(refused: {e})"));
                 put("refused", "digits".into());
             }
         },

@@ -75,6 +75,8 @@ pub struct Case {
 pub enum Input {
     Rank {
         rating: i64,
+        /// The rank the player asks to enter at (VI.A.1.d).
+        entry: Option<Rank>,
     },
     Handicap {
         ranks: [Rank; 2],
@@ -171,6 +173,8 @@ struct RankCase {
     note: Option<String>,
     rating: i64,
     rank: Option<Spanned<String>>,
+    entry: Option<Spanned<String>>,
+    allowed: Option<Spanned<bool>>,
     refused: Option<Spanned<String>>,
 }
 
@@ -1043,7 +1047,19 @@ fn rank_case(c: &RankCase, ctx: &mut Ctx) -> Option<Input> {
     if let Some(r) = &c.refused {
         one_of(ctx, &r.span(), c.rank.is_some(), r.get_ref(), "`rank`");
     }
-    Some(Input::Rank { rating: c.rating })
+    let entry = match &c.entry {
+        Some(e) => Some(rank_of(ctx, e, "entry")?),
+        None => None,
+    };
+    match (&c.allowed, &c.entry) {
+        (Some(a), Some(_)) => ctx.push(None, "allowed".into(), a.get_ref().to_string(), &a.span()),
+        (Some(a), None) => ctx.err(&a.span(), "allowed", "`allowed` says whether the `entry` rank may be taken: give `entry`"),
+        _ => {}
+    }
+    Some(Input::Rank {
+        rating: c.rating,
+        entry,
+    })
 }
 
 fn rank_of(ctx: &mut Ctx, value: &Spanned<String>, key: &str) -> Option<Rank> {

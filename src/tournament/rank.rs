@@ -55,6 +55,12 @@ impl Rank {
         })
     }
 
+    /// VI.A.1.d: a player may enter at `entry` when it is not below the rank of their rating
+    /// (`self`); a higher rank is the player's choice, after consulting the TD.
+    pub fn may_enter_at(self, entry: Rank) -> bool {
+        entry.ordinal() >= self.ordinal()
+    }
+
     /// The position on one scale without a gap: 1 dan is 1, 1 kyu is 0, 2 kyu is -1.
     pub fn ordinal(self) -> i32 {
         match self {
@@ -141,6 +147,15 @@ mod tests {
         }
         assert_eq!(Rank::from_ordinal(-98), Some(Rank::Kyu(99)));
         assert_eq!(Rank::from_ordinal(-99), None);
+    }
+
+    #[test]
+    fn nobody_enters_below_their_rating() {
+        let rated = Rank::Kyu(3);
+        assert!(rated.may_enter_at(Rank::Kyu(3)));
+        assert!(rated.may_enter_at(Rank::Kyu(1)));
+        assert!(rated.may_enter_at(Rank::Dan(1)));
+        assert!(!rated.may_enter_at(Rank::Kyu(4)));
     }
 
     #[test]
