@@ -181,6 +181,16 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
             }
         },
         Input::Standings(file) => standings_values(file, &mut put),
+        Input::RoundStart {
+            announced,
+            notice,
+            start,
+        } => put(
+            "allowed",
+            crate::tournament::round::may_start(*announced, *notice, *start)
+                .is_ok()
+                .to_string(),
+        ),
         Input::Clock(_) => {}
     }
     v

@@ -31,13 +31,14 @@ use crate::tournament::tiebreak::Tiebreak;
 use crate::tournament::time_control::{parse_duration, Clock, Overtime, TimeControl};
 
 /// The kinds of tournament scenario, one per file.
-pub const KINDS: [&str; 7] = [
+pub const KINDS: [&str; 8] = [
     "rank",
     "handicap",
     "komi",
     "nigiri",
     "time-control",
     "clock",
+    "round-start",
     "standings",
 ];
 
@@ -93,6 +94,12 @@ pub enum Input {
     },
     TimeControl(TimeControl),
     Clock(ClockFile),
+    /// VI.E.3: times of the day in ms.
+    RoundStart {
+        announced: Option<u64>,
+        notice: u64,
+        start: u64,
+    },
     Standings(CrosstableFile),
 }
 
@@ -213,6 +220,17 @@ struct NigiriCase {
     shown: Spanned<i64>,
     black: Option<Spanned<String>>,
     refused: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoundStartCase {
+    name: String,
+    note: Option<String>,
+    announced: Option<Spanned<toml::Value>>,
+    notice: Spanned<toml::Value>,
+    start: Spanned<toml::Value>,
+    allowed: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -919,6 +937,7 @@ impl TournamentScenario {
             "nigiri" => read::<NigiriCase>(&source, &mut errors, nigiri_case),
             "time-control" => read::<TimeControlCase>(&source, &mut errors, time_control_case),
             "clock" => read::<ClockCase>(&source, &mut errors, clock_case),
+            "round-start" => read::<RoundStartCase>(&source, &mut errors, round_start_case),
             _ => read::<StandingsCase>(&source, &mut errors, standings_case),
         };
         let Some((header, cases)) = parsed else {
@@ -1023,7 +1042,7 @@ macro_rules! named {
     };
 }
 
-named!(RankCase, HandicapCase, KomiCase, NigiriCase, TimeControlCase, ClockCase, StandingsCase);
+named!(RankCase, HandicapCase, KomiCase, NigiriCase, TimeControlCase, ClockCase, RoundStartCase, StandingsCase);
 
 /// Exactly one of an outcome and a refusal must be expected.
 fn one_of(ctx: &mut Ctx, span: &std::ops::Range<usize>, outcome: bool, refused: &str, what: &str) {
@@ -1205,6 +1224,23 @@ fn time_control_case(c: &TimeControlCase, ctx: &mut Ctx) -> Option<Input> {
         }
     }
     Some(Input::TimeControl(control?))
+}
+
+fn round_start_case(c: &RoundStartCase, ctx: &mut Ctx) -> Option<Input> {
+    let announced = match &c.announced {
+        Some(a) => Some(duration(ctx, a, "announced")?),
+        None => None,
+    };
+    let notice = duration(ctx, &c.notice, "notice");
+    let start = duration(ctx, &c.start, "start");
+    if let Some(a) = &c.allowed {
+        ctx.push(None, "allowed".into(), a.get_ref().to_string(), &a.span());
+    }
+    Some(Input::RoundStart {
+        announced,
+        notice: notice?,
+        start: start?,
+    })
 }
 
 fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {

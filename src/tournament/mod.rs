@@ -10,5 +10,6 @@ pub mod colour;
 pub mod crosstable;
 pub mod handicap;
 pub mod rank;
+pub mod round;
 pub mod tiebreak;
 pub mod time_control;
