@@ -86,9 +86,7 @@ enum Command {
     /// prizes of tied places pooled (AGA Tournament Rules VI.F, Resolving Ties).
     Standings(tournament::StandingsArgs),
     /// Replay a clock event file and print both clocks after each event (VI.E).
-    Clock {
-        file: PathBuf,
-    },
+    Clock { file: PathBuf },
     /// The handicap between two ranks (VI.A.2) and the komi of that game under the 1988 text,
     /// today's AGA rules and the London Open.
     Handicap(tournament::HandicapArgs),

@@ -153,8 +153,9 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         args.prizes
             .iter()
             .map(|p| {
-                crate::scenario::tournament::parse_money(p)
-                    .ok_or_else(|| format!("`{p}` is not an amount of money (0 or more, at most two decimals)"))
+                crate::scenario::tournament::parse_money(p).ok_or_else(|| {
+                    format!("`{p}` is not an amount of money (0 or more, at most two decimals)")
+                })
             })
             .collect::<Result<_, _>>()?
     };

@@ -128,8 +128,7 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
                 put("stones", h.stones.to_string());
                 put(
                     "black",
-                    h.black
-                        .map_or("lot".to_string(), |i| ranks[i].to_string()),
+                    h.black.map_or("lot".to_string(), |i| ranks[i].to_string()),
                 );
                 put("refused", "none".into());
             }
@@ -213,7 +212,11 @@ fn standings_values(file: &CrosstableFile, put: &mut impl FnMut(&str, String)) {
         }
         Ok(s) => {
             put("refused", "none".into());
-            let names: Vec<&str> = s.rows.iter().map(|r| t.players[r.player].as_str()).collect();
+            let names: Vec<&str> = s
+                .rows
+                .iter()
+                .map(|r| t.players[r.player].as_str())
+                .collect();
             put("standings", names.join(", "));
             for r in &s.rows {
                 let n = &t.players[r.player];
@@ -223,18 +226,24 @@ fn standings_values(file: &CrosstableFile, put: &mut impl FnMut(&str, String)) {
                 put(&format!("sodos.{n}"), Half(i64::from(r.sodos)).to_string());
                 put(
                     &format!("median.{n}"),
-                    r.median
-                        .map_or("(under five rounds)".to_string(), |m| Half(i64::from(m)).to_string()),
+                    r.median.map_or("(under five rounds)".to_string(), |m| {
+                        Half(i64::from(m)).to_string()
+                    }),
                 );
                 put(
                     &format!("saco.{n}"),
-                    r.saco
-                        .map_or("(alone on its score)".to_string(), |m| Half(i64::from(m)).to_string()),
+                    r.saco.map_or("(alone on its score)".to_string(), |m| {
+                        Half(i64::from(m)).to_string()
+                    }),
                 );
-                put(&format!("cumulative.{n}"), Half(i64::from(r.cumulative)).to_string());
+                put(
+                    &format!("cumulative.{n}"),
+                    Half(i64::from(r.cumulative)).to_string(),
+                );
                 put(
                     &format!("decided_by.{n}"),
-                    r.decided_by.map_or("none".to_string(), |d| d.word().to_string()),
+                    r.decided_by
+                        .map_or("none".to_string(), |d| d.word().to_string()),
                 );
                 put(
                     &format!("prize.{n}"),
@@ -254,7 +263,10 @@ fn standings_values(file: &CrosstableFile, put: &mut impl FnMut(&str, String)) {
             put("playoffs", playoffs.join("; "));
             put(
                 "circular",
-                s.notes.iter().any(|n| n.contains("is circular")).to_string(),
+                s.notes
+                    .iter()
+                    .any(|n| n.contains("is circular"))
+                    .to_string(),
             );
         }
     }
@@ -282,7 +294,8 @@ fn snapshot(c: &Clocks, after: usize, out: &mut BTreeMap<(Option<usize>, String)
     };
     put(
         "running".into(),
-        c.running().map_or("none".to_string(), |c| c.letter().to_string()),
+        c.running()
+            .map_or("none".to_string(), |c| c.letter().to_string()),
     );
     put(
         "result".into(),
@@ -299,11 +312,41 @@ fn snapshot(c: &Clocks, after: usize, out: &mut BTreeMap<(Option<usize>, String)
         put(format!("{name}.phase"), p.word().to_string());
         let not = |what: &str| format!("(not in {what})");
         let (left, periods, used, stones, out_at) = match p {
-            Phase::Main { left } => (Clock(left).to_string(), not("byo-yomi"), not("overtime"), not("canadian"), not("out")),
-            Phase::Byoyomi { periods, used } => (not("main or canadian"), periods.to_string(), Clock(used).to_string(), not("canadian"), not("out")),
-            Phase::Canadian { stones, left } => (Clock(left).to_string(), not("byo-yomi"), not("byo-yomi or seconds"), stones.to_string(), not("out")),
-            Phase::Seconds { used } => (not("main or canadian"), not("byo-yomi"), Clock(used).to_string(), not("canadian"), not("out")),
-            Phase::Out { at } => (Clock(0).to_string(), "0".into(), not("play"), not("play"), Clock(at).to_string()),
+            Phase::Main { left } => (
+                Clock(left).to_string(),
+                not("byo-yomi"),
+                not("overtime"),
+                not("canadian"),
+                not("out"),
+            ),
+            Phase::Byoyomi { periods, used } => (
+                not("main or canadian"),
+                periods.to_string(),
+                Clock(used).to_string(),
+                not("canadian"),
+                not("out"),
+            ),
+            Phase::Canadian { stones, left } => (
+                Clock(left).to_string(),
+                not("byo-yomi"),
+                not("byo-yomi or seconds"),
+                stones.to_string(),
+                not("out"),
+            ),
+            Phase::Seconds { used } => (
+                not("main or canadian"),
+                not("byo-yomi"),
+                Clock(used).to_string(),
+                not("canadian"),
+                not("out"),
+            ),
+            Phase::Out { at } => (
+                Clock(0).to_string(),
+                "0".into(),
+                not("play"),
+                not("play"),
+                Clock(at).to_string(),
+            ),
         };
         put(format!("{name}.left"), left);
         put(format!("{name}.periods"), periods);

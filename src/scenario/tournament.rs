@@ -369,7 +369,13 @@ impl Ctx<'_> {
         self.source.line_column(span.start).0
     }
 
-    fn push(&mut self, after: Option<usize>, key: String, expected: String, span: &std::ops::Range<usize>) {
+    fn push(
+        &mut self,
+        after: Option<usize>,
+        key: String,
+        expected: String,
+        span: &std::ops::Range<usize>,
+    ) {
         let line = self.line(span);
         self.expect.push(Expect {
             after,
@@ -399,12 +405,20 @@ impl Ctx<'_> {
 fn duration(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<u64> {
     let parsed = match value.get_ref() {
         toml::Value::Integer(n) if *n < 0 => {
-            ctx.err(&value.span(), key, format!("negative time {n}: a time is 0 or more"));
+            ctx.err(
+                &value.span(),
+                key,
+                format!("negative time {n}: a time is 0 or more"),
+            );
             return None;
         }
         toml::Value::Integer(n) => u64::try_from(*n).ok().and_then(|s| s.checked_mul(1000)),
         toml::Value::String(s) if s.trim_start().starts_with('-') => {
-            ctx.err(&value.span(), key, format!("negative time `{s}`: a time is 0 or more"));
+            ctx.err(
+                &value.span(),
+                key,
+                format!("negative time `{s}`: a time is 0 or more"),
+            );
             return None;
         }
         toml::Value::String(s) => parse_duration(s),
@@ -424,11 +438,17 @@ fn duration(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<u6
 fn half(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<i64> {
     let v = match value.get_ref() {
         toml::Value::Integer(n) => n.checked_mul(2),
-        toml::Value::Float(f) if (f * 2.0).fract() == 0.0 && f.abs() < 1e9 => Some((f * 2.0) as i64),
+        toml::Value::Float(f) if (f * 2.0).fract() == 0.0 && f.abs() < 1e9 => {
+            Some((f * 2.0) as i64)
+        }
         _ => None,
     };
     if v.is_none() {
-        ctx.err(&value.span(), key, "expected a whole or half number such as 3 or 2.5");
+        ctx.err(
+            &value.span(),
+            key,
+            "expected a whole or half number such as 3 or 2.5",
+        );
     }
     v
 }
@@ -436,7 +456,11 @@ fn half(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<i64> {
 fn count(ctx: &mut Ctx, value: &Spanned<i64>, key: &str, min: i64) -> Option<u32> {
     let n = *value.get_ref();
     if n < min {
-        ctx.err(&value.span(), key, format!("expected a number of at least {min}, not {n}"));
+        ctx.err(
+            &value.span(),
+            key,
+            format!("expected a number of at least {min}, not {n}"),
+        );
         return None;
     }
     u32::try_from(n).ok()
@@ -445,12 +469,13 @@ fn count(ctx: &mut Ctx, value: &Spanned<i64>, key: &str, min: i64) -> Option<u32
 fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeControl> {
     let c = raw.get_ref();
     let main = duration(ctx, &c.main, &format!("{key}.main"));
-    let word = c
-        .overtime
-        .as_ref()
-        .map_or(Some("none".to_string()), |o| {
-            ctx.word(o, &format!("{key}.overtime"), &["none", "byo-yomi", "canadian", "seconds"])
-        })?;
+    let word = c.overtime.as_ref().map_or(Some("none".to_string()), |o| {
+        ctx.word(
+            o,
+            &format!("{key}.overtime"),
+            &["none", "byo-yomi", "canadian", "seconds"],
+        )
+    })?;
     let needs = |ctx: &mut Ctx, present: bool, name: &str, why: &str| {
         if !present {
             ctx.err(&raw.span(), key, format!("missing `{name}`: {why}"));
@@ -479,8 +504,18 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             Overtime::None
         }
         "byo-yomi" => {
-            needs(ctx, c.periods.is_some(), "periods", "how many byo-yomi periods");
-            needs(ctx, c.period.is_some(), "period", "the length of one period");
+            needs(
+                ctx,
+                c.periods.is_some(),
+                "periods",
+                "how many byo-yomi periods",
+            );
+            needs(
+                ctx,
+                c.period.is_some(),
+                "period",
+                "the length of one period",
+            );
             refuse_extra(ctx, c.stones.is_some(), "stones");
             refuse_extra(ctx, c.per_move.is_some(), "per_move");
             let periods = c
@@ -493,8 +528,18 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             }
         }
         "canadian" => {
-            needs(ctx, c.stones.is_some(), "stones", "how many stones each period");
-            needs(ctx, c.period.is_some(), "period", "the length of one period");
+            needs(
+                ctx,
+                c.stones.is_some(),
+                "stones",
+                "how many stones each period",
+            );
+            needs(
+                ctx,
+                c.period.is_some(),
+                "period",
+                "the length of one period",
+            );
             refuse_extra(ctx, c.periods.is_some(), "periods");
             refuse_extra(ctx, c.per_move.is_some(), "per_move");
             let stones = c
@@ -507,7 +552,12 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             }
         }
         _ => {
-            needs(ctx, c.per_move.is_some(), "per_move", "the time allowed for each move");
+            needs(
+                ctx,
+                c.per_move.is_some(),
+                "per_move",
+                "the time allowed for each move",
+            );
             refuse_extra(ctx, c.periods.is_some(), "periods");
             refuse_extra(ctx, c.period.is_some(), "period");
             refuse_extra(ctx, c.stones.is_some(), "stones");
@@ -530,7 +580,11 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
 fn colour(ctx: &mut Ctx, value: &Spanned<String>, key: &str) -> Option<Color> {
     let c = Color::parse(value.get_ref());
     if c.is_none() {
-        ctx.err(&value.span(), key, format!("`{}` is not a colour: B or W", value.get_ref()));
+        ctx.err(
+            &value.span(),
+            key,
+            format!("`{}` is not a colour: B or W", value.get_ref()),
+        );
     }
     c
 }
@@ -538,9 +592,13 @@ fn colour(ctx: &mut Ctx, value: &Spanned<String>, key: &str) -> Option<Color> {
 /// One clock event: `TIME WORDS...`, e.g. `1:30 play B`, `0 begin absent W`, `5:00 stop capture 3`.
 pub fn parse_event(text: &str) -> Result<(u64, Event), String> {
     let mut words = text.split_whitespace();
-    let time = words.next().ok_or("an event is a time and what happened, e.g. `1:30 play B`")?;
+    let time = words
+        .next()
+        .ok_or("an event is a time and what happened, e.g. `1:30 play B`")?;
     if time.starts_with('-') {
-        return Err(format!("negative time `{time}`: times count from the announced start"));
+        return Err(format!(
+            "negative time `{time}`: times count from the announced start"
+        ));
     }
     let at = parse_duration(time).ok_or_else(|| {
         format!("`{time}` is not a time: whole seconds or a clock reading such as 1:30")
@@ -657,12 +715,18 @@ fn clock_file(
     events: &[Spanned<String>],
 ) -> Option<ClockFile> {
     let without = clocks.is_some_and(|c| !*c.get_ref());
-    let control = match (control_raw, without) {
-        (Some(c), false) => Some(control(ctx, c, "control")?),
-        (None, true) => None,
+    // `None` when the control is wrong: the events are still read, so that every problem of
+    // the file is reported at once.
+    let control: Option<Option<TimeControl>> = match (control_raw, without) {
+        (Some(c), false) => control(ctx, c, "control").map(Some),
+        (None, true) => Some(None),
         (Some(c), true) => {
-            ctx.err(&c.span(), "control", "a game without clocks (`clocks = false`) has no time control");
-            return None;
+            ctx.err(
+                &c.span(),
+                "control",
+                "a game without clocks (`clocks = false`) has no time control",
+            );
+            None
         }
         (None, false) => {
             ctx.errors.push(ctx.source.error_at(
@@ -670,18 +734,18 @@ fn clock_file(
                 ctx.key("control"),
                 "missing `control` (the time control), or `clocks = false` for a game without clocks",
             ));
-            return None;
+            None
         }
     };
-    if let Some(c) = control {
+    if let Some(Some(c)) = control {
         if let Err(e) = c.validate() {
             let span = control_raw.map(Spanned::span).unwrap_or(0..0);
             ctx.err(&span, "control", e.to_string());
         }
     }
     let first = match first {
-        Some(f) => colour(ctx, f, "first")?,
-        None => Color::Black,
+        Some(f) => colour(ctx, f, "first"),
+        None => Some(Color::Black),
     };
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
@@ -699,8 +763,8 @@ fn clock_file(
         }
     }
     Some(ClockFile {
-        control,
-        first,
+        control: control?,
+        first: first?,
         events: out,
     })
 }
@@ -749,7 +813,12 @@ fn build_table(
     let before = errors.len();
     for (i, (name, place)) in names.iter().enumerate() {
         if name.is_empty() || name.ends_with(['+', '-', '=']) || name.eq_ignore_ascii_case("bye") {
-            errors.push(at(place, format!("`{name}` cannot be a player's name: it is empty, `bye`, or ends in +, - or =")));
+            errors.push(at(
+                place,
+                format!(
+                    "`{name}` cannot be a player's name: it is empty, `bye`, or ends in +, - or ="
+                ),
+            ));
         }
         if players[..i].contains(name) {
             errors.push(at(place, format!("player `{name}` is listed twice")));
@@ -828,7 +897,11 @@ fn players_table(ctx: &mut Ctx, players: &[RawPlayer], prefix: &str) -> Option<C
         })
         .collect();
     if players.is_empty() {
-        ctx.errors.push(ctx.source.error_at(0, ctx.key(prefix), "a crosstable needs at least one `[[player]]`"));
+        ctx.errors.push(ctx.source.error_at(
+            0,
+            ctx.key(prefix),
+            "a crosstable needs at least one `[[player]]`",
+        ));
         return None;
     }
     build_table(ctx.source.path, names, cells, ctx.errors)
@@ -848,7 +921,9 @@ fn tiebreaks(ctx: &mut Ctx, raw: &[Spanned<String>]) -> Vec<Tiebreak> {
 /// An amount of money (`300`, `12.5`, `"99.99"`) in cents.
 fn money(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<u64> {
     let cents = match value.get_ref() {
-        toml::Value::Integer(n) if *n >= 0 => u64::try_from(*n).ok().and_then(|n| n.checked_mul(100)),
+        toml::Value::Integer(n) if *n >= 0 => {
+            u64::try_from(*n).ok().and_then(|n| n.checked_mul(100))
+        }
         toml::Value::Float(f) if *f >= 0.0 && (f * 100.0).fract().abs() < 1e-6 && *f < 1e12 => {
             Some((f * 100.0).round() as u64)
         }
@@ -856,7 +931,11 @@ fn money(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<u64> 
         _ => None,
     };
     if cents.is_none() {
-        ctx.err(&value.span(), key, "expected an amount of money of 0 or more, with at most two decimals");
+        ctx.err(
+            &value.span(),
+            key,
+            "expected an amount of money of 0 or more, with at most two decimals",
+        );
     }
     cents
 }
@@ -865,11 +944,19 @@ fn money(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str) -> Option<u64> 
 pub fn parse_money(text: &str) -> Option<u64> {
     let t = text.trim();
     let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
-    if whole.is_empty() || !whole.chars().all(|c| c.is_ascii_digit()) || frac.len() > 2 || !frac.chars().all(|c| c.is_ascii_digit()) {
+    if whole.is_empty()
+        || !whole.chars().all(|c| c.is_ascii_digit())
+        || frac.len() > 2
+        || !frac.chars().all(|c| c.is_ascii_digit())
+    {
         return None;
     }
     let w: u64 = whole.parse().ok()?;
-    let f: u64 = if frac.is_empty() { 0 } else { format!("{frac:0<2}").parse().ok()? };
+    let f: u64 = if frac.is_empty() {
+        0
+    } else {
+        format!("{frac:0<2}").parse().ok()?
+    };
     w.checked_mul(100)?.checked_add(f)
 }
 
@@ -918,7 +1005,11 @@ impl TournamentScenario {
                 return Err(vec![source.error(
                     &k.span(),
                     "scenario.kind",
-                    format!("`{}` is not a kind of tournament scenario: {}", k.get_ref(), KINDS.join(", ")),
+                    format!(
+                        "`{}` is not a kind of tournament scenario: {}",
+                        k.get_ref(),
+                        KINDS.join(", ")
+                    ),
                 )])
             }
             None => {
@@ -946,7 +1037,11 @@ impl TournamentScenario {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let id = header.id.get_ref().clone();
         if !is_slug(&id) {
-            errors.push(source.error(&header.id.span(), "scenario.id", "a scenario id is lowercase letters, digits and dashes"));
+            errors.push(source.error(
+                &header.id.span(),
+                "scenario.id",
+                "a scenario id is lowercase letters, digits and dashes",
+            ));
         } else if id != stem {
             errors.push(source.error(
                 &header.id.span(),
@@ -955,18 +1050,34 @@ impl TournamentScenario {
             ));
         }
         if header.clauses.get_ref().is_empty() {
-            errors.push(source.error(&header.clauses.span(), "scenario.clauses", "a scenario cites at least one clause"));
+            errors.push(source.error(
+                &header.clauses.span(),
+                "scenario.clauses",
+                "a scenario cites at least one clause",
+            ));
         }
         for (i, c) in header.clauses.get_ref().iter().enumerate() {
             if spec.clause(c.get_ref()).is_none() {
-                errors.push(source.error(&c.span(), format!("scenario.clauses[{i}]"), format!("unknown clause `{}`", c.get_ref())));
+                errors.push(source.error(
+                    &c.span(),
+                    format!("scenario.clauses[{i}]"),
+                    format!("unknown clause `{}`", c.get_ref()),
+                ));
             }
         }
         if header.checked.get_ref().trim().is_empty() {
-            errors.push(source.error(&header.checked.span(), "scenario.checked", "say what second source the expectations were checked against"));
+            errors.push(source.error(
+                &header.checked.span(),
+                "scenario.checked",
+                "say what second source the expectations were checked against",
+            ));
         }
         if cases.is_empty() && errors.is_empty() {
-            errors.push(source.error_at(0, "case", "a tournament scenario has at least one `[[case]]`"));
+            errors.push(source.error_at(
+                0,
+                "case",
+                "a tournament scenario has at least one `[[case]]`",
+            ));
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -975,7 +1086,12 @@ impl TournamentScenario {
             id,
             title: header.title,
             kind,
-            clauses: header.clauses.into_inner().into_iter().map(Spanned::into_inner).collect(),
+            clauses: header
+                .clauses
+                .into_inner()
+                .into_iter()
+                .map(Spanned::into_inner)
+                .collect(),
             description: header.description,
             checked: header.checked.into_inner(),
             added: header.added,
@@ -1011,7 +1127,11 @@ fn read<C: serde::de::DeserializeOwned + Named>(
         let (name, note) = case.get_ref().named();
         let line = ctx.line(&case.span());
         if ctx.expect.is_empty() {
-            ctx.err(&case.span(), "", "a case states at least one expected value");
+            ctx.err(
+                &case.span(),
+                "",
+                "a case states at least one expected value",
+            );
         }
         let expect = std::mem::take(&mut ctx.expect);
         if let Some(input) = input {
@@ -1042,12 +1162,25 @@ macro_rules! named {
     };
 }
 
-named!(RankCase, HandicapCase, KomiCase, NigiriCase, TimeControlCase, ClockCase, RoundStartCase, StandingsCase);
+named!(
+    RankCase,
+    HandicapCase,
+    KomiCase,
+    NigiriCase,
+    TimeControlCase,
+    ClockCase,
+    RoundStartCase,
+    StandingsCase
+);
 
 /// Exactly one of an outcome and a refusal must be expected.
 fn one_of(ctx: &mut Ctx, span: &std::ops::Range<usize>, outcome: bool, refused: &str, what: &str) {
     if outcome && refused != "none" {
-        ctx.err(span, "refused", format!("a case expects either {what} or `refused`, not both"));
+        ctx.err(
+            span,
+            "refused",
+            format!("a case expects either {what} or `refused`, not both"),
+        );
     }
 }
 
@@ -1072,7 +1205,11 @@ fn rank_case(c: &RankCase, ctx: &mut Ctx) -> Option<Input> {
     };
     match (&c.allowed, &c.entry) {
         (Some(a), Some(_)) => ctx.push(None, "allowed".into(), a.get_ref().to_string(), &a.span()),
-        (Some(a), None) => ctx.err(&a.span(), "allowed", "`allowed` says whether the `entry` rank may be taken: give `entry`"),
+        (Some(a), None) => ctx.err(
+            &a.span(),
+            "allowed",
+            "`allowed` says whether the `entry` rank may be taken: give `entry`",
+        ),
         _ => {}
     }
     Some(Input::Rank {
@@ -1094,7 +1231,11 @@ fn rank_of(ctx: &mut Ctx, value: &Spanned<String>, key: &str) -> Option<Rank> {
 fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
     let players = c.players.get_ref();
     if players.len() != 2 {
-        ctx.err(&c.players.span(), "players", "a handicap is between two players: give two ranks");
+        ctx.err(
+            &c.players.span(),
+            "players",
+            "a handicap is between two players: give two ranks",
+        );
         return None;
     }
     let a = rank_of(ctx, &players[0], "players[0]");
@@ -1105,7 +1246,11 @@ fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
     };
     let system = if system_word == "mcmahon" {
         let Some(bar) = &c.bar else {
-            ctx.err(&c.players.span(), "bar", "a McMahon handicap needs the `bar` (the lowest rank of the top band)");
+            ctx.err(
+                &c.players.span(),
+                "bar",
+                "a McMahon handicap needs the `bar` (the lowest rank of the top band)",
+            );
             return None;
         };
         let bar = rank_of(ctx, bar, "bar")?;
@@ -1117,7 +1262,11 @@ fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
     } else {
         for (v, k) in [(&c.bar, "bar"), (&c.floor, "floor")] {
             if let Some(v) = v {
-                ctx.err(&v.span(), k, format!("`{k}` belongs to `system = \"mcmahon\"`"));
+                ctx.err(
+                    &v.span(),
+                    k,
+                    format!("`{k}` belongs to `system = \"mcmahon\"`"),
+                );
             }
         }
         System::Rank
@@ -1142,7 +1291,13 @@ fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
         }
     }
     if let Some(r) = &c.refused {
-        one_of(ctx, &r.span(), c.stones.is_some() || c.black.is_some(), r.get_ref(), "`stones`/`black`");
+        one_of(
+            ctx,
+            &r.span(),
+            c.stones.is_some() || c.black.is_some(),
+            r.get_ref(),
+            "`stones`/`black`",
+        );
         if let Some(w) = ctx.word(r, "refused", &["floor-above-bar", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
@@ -1160,7 +1315,11 @@ fn komi_case(c: &KomiCase, ctx: &mut Ctx, spec: &Spec) -> Option<Input> {
         match spec.rules(c.rules.get_ref()) {
             Ok(r) => Some(KomiRule::of(&r)),
             Err(message) => {
-                ctx.err(&c.rules.span(), "rules", format!("{message} (or `{AGA_1988}` for VI.A.3 of the 1988 Tournament Rules)"));
+                ctx.err(
+                    &c.rules.span(),
+                    "rules",
+                    format!("{message} (or `{AGA_1988}` for VI.A.3 of the 1988 Tournament Rules)"),
+                );
                 None
             }
         }
@@ -1175,13 +1334,22 @@ fn komi_case(c: &KomiCase, ctx: &mut Ctx, spec: &Spec) -> Option<Input> {
     let margin = half(ctx, &c.margin, "margin").map(|h| Komi::from_half_points(h as i32));
     if let Some(k) = &c.komi {
         if let Some(h) = half(ctx, k, "komi") {
-            ctx.push(None, "komi".into(), Komi::from_half_points(h as i32).to_string(), &k.span());
+            ctx.push(
+                None,
+                "komi".into(),
+                Komi::from_half_points(h as i32).to_string(),
+                &k.span(),
+            );
         }
     }
     if let Some(r) = &c.result {
         match super::parse_result(r.get_ref()) {
             Ok(v) if !v.ends_with('R') => ctx.push(None, "result".into(), v, &r.span()),
-            Ok(_) => ctx.err(&r.span(), "result", "a count decides here: B+N, W+N, W+0 or 0, not a resignation"),
+            Ok(_) => ctx.err(
+                &r.span(),
+                "result",
+                "a count decides here: B+N, W+N, W+0 or 0, not a resignation",
+            ),
             Err(e) => ctx.err(&r.span(), "result", e),
         }
     }
@@ -1219,7 +1387,11 @@ fn time_control_case(c: &TimeControlCase, ctx: &mut Ctx) -> Option<Input> {
     }
     if let Some(r) = &c.refused {
         one_of(ctx, &r.span(), c.rated.is_some(), r.get_ref(), "`rated`");
-        if let Some(w) = ctx.word(r, "refused", &["periods-exceed-main", "empty-overtime", "none"]) {
+        if let Some(w) = ctx.word(
+            r,
+            "refused",
+            &["periods-exceed-main", "empty-overtime", "none"],
+        ) {
             ctx.push(None, "refused".into(), w, &r.span());
         }
     }
@@ -1244,7 +1416,13 @@ fn round_start_case(c: &RoundStartCase, ctx: &mut Ctx) -> Option<Input> {
 }
 
 fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
-    let file = clock_file(ctx, c.control.as_ref(), c.clocks.as_ref(), c.first.as_ref(), &c.events);
+    let file = clock_file(
+        ctx,
+        c.control.as_ref(),
+        c.clocks.as_ref(),
+        c.first.as_ref(),
+        &c.events,
+    );
     for (k, e) in c.expect.iter().enumerate() {
         let e_ref = e.get_ref();
         let outer = std::mem::take(&mut ctx.prefix);
@@ -1253,7 +1431,11 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
         let after = match usize::try_from(after) {
             Ok(a) if a <= c.events.len() => Some(a),
             _ => {
-                ctx.err(&e_ref.after.span(), "after", format!("`after` counts events, 0 to {}", c.events.len()));
+                ctx.err(
+                    &e_ref.after.span(),
+                    "after",
+                    format!("`after` counts events, 0 to {}", c.events.len()),
+                );
                 None
             }
         };
@@ -1274,12 +1456,25 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
             }
             if let Some(r) = &e_ref.refused {
                 let ok = [
-                    "time-backwards", "not-begun", "already-begun", "game-over", "not-running",
-                    "stopped", "not-stopped", "not-absent", "stop-reason", "no-overtime",
-                    "not-ended", "no-clocks",
+                    "time-backwards",
+                    "not-begun",
+                    "already-begun",
+                    "game-over",
+                    "not-running",
+                    "stopped",
+                    "not-stopped",
+                    "not-absent",
+                    "stop-reason",
+                    "no-overtime",
+                    "not-ended",
+                    "no-clocks",
                 ];
                 if after == 0 {
-                    ctx.err(&r.span(), "refused", "`refused` is about an event: `after` must be 1 or more");
+                    ctx.err(
+                        &r.span(),
+                        "refused",
+                        "`refused` is about an event: `after` must be 1 or more",
+                    );
                 } else if let Some(w) = ctx.word(r, "refused", &ok) {
                     ctx.push(Some(after), "refused".into(), w, &r.span());
                     stated = true;
@@ -1290,7 +1485,11 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
                 for w in a.get_ref() {
                     match Color::parse(w) {
                         Some(c) => list.push(c.letter().to_string()),
-                        None => ctx.err(&a.span(), "absent", format!("`{w}` is not a colour, B or W")),
+                        None => ctx.err(
+                            &a.span(),
+                            "absent",
+                            format!("`{w}` is not a colour, B or W"),
+                        ),
                     }
                 }
                 list.sort();
@@ -1301,7 +1500,11 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
                 let Some(side) = side else { continue };
                 let s = side.get_ref();
                 if let Some(p) = &s.phase {
-                    if let Some(w) = ctx.word(p, &format!("{name}.phase"), &["main", "byo-yomi", "canadian", "seconds", "out"]) {
+                    if let Some(w) = ctx.word(
+                        p,
+                        &format!("{name}.phase"),
+                        &["main", "byo-yomi", "canadian", "seconds", "out"],
+                    ) {
                         ctx.push(Some(after), format!("{name}.phase"), w, &p.span());
                         stated = true;
                     }
@@ -1309,7 +1512,12 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
                 for (value, key) in [(&s.left, "left"), (&s.used, "used"), (&s.out_at, "out_at")] {
                     if let Some(v) = value {
                         if let Some(ms) = duration(ctx, v, &format!("{name}.{key}")) {
-                            ctx.push(Some(after), format!("{name}.{key}"), Clock(ms).to_string(), &v.span());
+                            ctx.push(
+                                Some(after),
+                                format!("{name}.{key}"),
+                                Clock(ms).to_string(),
+                                &v.span(),
+                            );
                             stated = true;
                         }
                     }
@@ -1317,7 +1525,12 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
                 for (value, key) in [(&s.periods, "periods"), (&s.stones, "stones")] {
                     if let Some(v) = value {
                         if let Some(n) = count(ctx, v, &format!("{name}.{key}"), 0) {
-                            ctx.push(Some(after), format!("{name}.{key}"), n.to_string(), &v.span());
+                            ctx.push(
+                                Some(after),
+                                format!("{name}.{key}"),
+                                n.to_string(),
+                                &v.span(),
+                            );
                             stated = true;
                         }
                     }
@@ -1334,7 +1547,11 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
 
 fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
     let table = players_table(ctx, &c.player, "player");
-    let tiebreak = c.tiebreak.as_deref().map(|t| tiebreaks(ctx, t)).unwrap_or_else(|| Tiebreak::AGA.to_vec());
+    let tiebreak = c
+        .tiebreak
+        .as_deref()
+        .map(|t| tiebreaks(ctx, t))
+        .unwrap_or_else(|| Tiebreak::AGA.to_vec());
     let seed = seed(ctx, c.seed.as_ref());
     let prizes = prizes(ctx, c.prizes.as_ref());
     let table = table?;
@@ -1342,7 +1559,11 @@ fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
         if table.index(name).is_some() {
             true
         } else {
-            ctx.err(span, key, format!("unknown player `{name}`: not in the crosstable"));
+            ctx.err(
+                span,
+                key,
+                format!("unknown player `{name}`: not in the crosstable"),
+            );
             false
         }
     };
@@ -1358,7 +1579,12 @@ fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
     if let Some(places) = &c.places {
         for (name, v) in places {
             if known(ctx, name, &v.span(), &format!("places.{name}")) {
-                ctx.push(None, format!("places.{name}"), v.get_ref().to_string(), &v.span());
+                ctx.push(
+                    None,
+                    format!("places.{name}"),
+                    v.get_ref().to_string(),
+                    &v.span(),
+                );
             }
         }
     }
@@ -1402,7 +1628,12 @@ fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
         let k = format!("prize.{name}");
         if known(ctx, name, &v.span(), &k) {
             if let Some(cents) = money(ctx, v, &k) {
-                ctx.push(None, k, crate::tournament::tiebreak::cents(cents), &v.span());
+                ctx.push(
+                    None,
+                    k,
+                    crate::tournament::tiebreak::cents(cents),
+                    &v.span(),
+                );
             }
         }
     }
@@ -1439,7 +1670,10 @@ fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
 /// `tiebreak`, `seed` and `prizes`) or, for a `.csv` file, a header row and one row per player
 /// (the name, then one cell per round).
 pub fn read_crosstable(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+    {
         return read_csv(path, text);
     }
     let source = Source::new(path, text);
@@ -1452,7 +1686,11 @@ pub fn read_crosstable(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
         expect: Vec::new(),
     };
     let table = players_table(&mut ctx, &raw.player, "player");
-    let tiebreak = raw.tiebreak.as_deref().map(|t| tiebreaks(&mut ctx, t)).unwrap_or_default();
+    let tiebreak = raw
+        .tiebreak
+        .as_deref()
+        .map(|t| tiebreaks(&mut ctx, t))
+        .unwrap_or_default();
     let seed = seed(&mut ctx, raw.seed.as_ref());
     let prizes = prizes(&mut ctx, raw.prizes.as_ref());
     match table {
@@ -1484,7 +1722,10 @@ fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
         .map_err(|e| vec![whole(1, format!("cannot read the header row: {e}"))])?
         .clone();
     if headers.len() < 2 {
-        return Err(vec![whole(1, "the header row names the player column and at least one round".to_string())]);
+        return Err(vec![whole(
+            1,
+            "the header row names the player column and at least one round".to_string(),
+        )]);
     }
     let rounds = headers.len() - 1;
     let mut names = Vec::new();
@@ -1503,7 +1744,12 @@ fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
         // Columns by the start of each field in the line (exact for unquoted fields).
         let raw_line = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
         let starts: Vec<usize> = std::iter::once(0)
-            .chain(raw_line.char_indices().filter(|(_, c)| *c == ',').map(|(i, _)| raw_line[..=i].chars().count()))
+            .chain(
+                raw_line
+                    .char_indices()
+                    .filter(|(_, c)| *c == ',')
+                    .map(|(i, _)| raw_line[..=i].chars().count()),
+            )
             .collect();
         let column = |i: usize| starts.get(i).map_or(1, |s| s + 1);
         let key = |i: usize| {
@@ -1519,7 +1765,11 @@ fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
                 line,
                 column: 1,
                 key: String::new(),
-                message: format!("this row has {} cells; the header has {} (the name and {rounds} round(s))", record.len(), headers.len()),
+                message: format!(
+                    "this row has {} cells; the header has {} (the name and {rounds} round(s))",
+                    record.len(),
+                    headers.len()
+                ),
             });
             continue;
         }
@@ -1560,7 +1810,13 @@ pub fn read_clock_file(path: &Path, text: &str) -> Result<ClockFile, Vec<Located
         prefix: String::new(),
         expect: Vec::new(),
     };
-    let file = clock_file(&mut ctx, raw.control.as_ref(), raw.clocks.as_ref(), raw.first.as_ref(), &raw.events);
+    let file = clock_file(
+        &mut ctx,
+        raw.control.as_ref(),
+        raw.clocks.as_ref(),
+        raw.first.as_ref(),
+        &raw.events,
+    );
     match file {
         Some(f) if errors.is_empty() => Ok(f),
         _ => Err(errors),

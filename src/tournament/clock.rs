@@ -71,10 +71,15 @@ impl fmt::Display for StopReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The announced start, with who is absent.
-    Begin { absent: [bool; 2] },
+    Begin {
+        absent: [bool; 2],
+    },
     Arrive(Color),
     /// A stone played; `punch`: the clock pressed with it.
-    Play { color: Color, punch: bool },
+    Play {
+        color: Color,
+        punch: bool,
+    },
     Pass(Color),
     /// The clock pressed after a move made without pressing it.
     Punch(Color),
@@ -84,7 +89,10 @@ pub enum Event {
     Seal(Color),
     /// Play resumed after a dispute about the end (D.3.c), `color` to move; `reset`: the
     /// clocks were reset, so both players go into overtime.
-    Dispute { color: Color, reset: bool },
+    Dispute {
+        color: Color,
+        reset: bool,
+    },
     /// Nothing happens: look at the clocks.
     Look,
 }
@@ -145,7 +153,9 @@ pub enum ClockError {
     NotStopped,
     #[error("{0} is not absent")]
     NotAbsent(&'static str),
-    #[error("E.10.c allows stopping the clocks to take off a capture of more than one stone, not {0}")]
+    #[error(
+        "E.10.c allows stopping the clocks to take off a capture of more than one stone, not {0}"
+    )]
     SmallCapture(u32),
     #[error("the time control has no overtime to place the players in")]
     NoOvertime,
@@ -237,7 +247,10 @@ enum Running {
     Waiting,
     Clock(Color),
     /// Both stopped; `resume` starts this colour's clock.
-    Stopped { resume: Color, sealed: bool },
+    Stopped {
+        resume: Color,
+        sealed: bool,
+    },
 }
 
 /// The clocks of one game.
@@ -580,9 +593,7 @@ impl Clocks {
     fn end_move(&mut self, color: Color) {
         let i = color.index();
         match self.phases[i] {
-            Phase::Byoyomi { periods, .. } => {
-                self.phases[i] = Phase::Byoyomi { periods, used: 0 }
-            }
+            Phase::Byoyomi { periods, .. } => self.phases[i] = Phase::Byoyomi { periods, used: 0 },
             Phase::Seconds { .. } => self.phases[i] = Phase::Seconds { used: 0 },
             _ => {}
         }
@@ -645,7 +656,9 @@ impl fmt::Display for Clocks {
         if let Some(d) = self.decision {
             let text = match d {
                 Decision::Time(c) => format!("{} loses on time ({})", c.name(), d.result()),
-                Decision::Absence(c) => format!("{} forfeits by absence ({})", c.name(), d.result()),
+                Decision::Absence(c) => {
+                    format!("{} forfeits by absence ({})", c.name(), d.result())
+                }
                 Decision::BothAbsent => "both forfeit by absence".to_string(),
                 Decision::Ended => "game ended; the count decides".to_string(),
             };
@@ -681,13 +694,31 @@ mod tests {
         assert_eq!(c.phase(Color::Black), Phase::Main { left: 30 * S });
         let play = |color| Event::Play { color, punch: true };
         c.apply(35 * S, play(Color::Black)).unwrap();
-        assert_eq!(c.phase(Color::Black), Phase::Byoyomi { periods: 3, used: 0 });
+        assert_eq!(
+            c.phase(Color::Black),
+            Phase::Byoyomi {
+                periods: 3,
+                used: 0
+            }
+        );
         c.apply(36 * S, play(Color::White)).unwrap();
         c.apply(45 * S, play(Color::Black)).unwrap();
-        assert_eq!(c.phase(Color::Black), Phase::Byoyomi { periods: 3, used: 0 });
+        assert_eq!(
+            c.phase(Color::Black),
+            Phase::Byoyomi {
+                periods: 3,
+                used: 0
+            }
+        );
         c.apply(46 * S, play(Color::White)).unwrap();
         c.apply(56 * S, play(Color::Black)).unwrap();
-        assert_eq!(c.phase(Color::Black), Phase::Byoyomi { periods: 2, used: 0 });
+        assert_eq!(
+            c.phase(Color::Black),
+            Phase::Byoyomi {
+                periods: 2,
+                used: 0
+            }
+        );
         c.apply(57 * S, play(Color::White)).unwrap();
         c.apply(77 * S, Event::Look).unwrap();
         assert_eq!(c.phase(Color::Black), Phase::Out { at: 77 * S });
@@ -704,15 +735,25 @@ mod tests {
     #[test]
     fn refusals_name_their_kind() {
         let mut c = byoyomi();
-        assert_eq!(c.apply(0, Event::Look).map_err(|e| e.word()), Err("not-begun"));
-        c.apply(10 * S, Event::Begin { absent: [false; 2] }).unwrap();
+        assert_eq!(
+            c.apply(0, Event::Look).map_err(|e| e.word()),
+            Err("not-begun")
+        );
+        c.apply(10 * S, Event::Begin { absent: [false; 2] })
+            .unwrap();
         assert_eq!(
             c.apply(5 * S, Event::Look).map_err(|e| e.word()),
             Err("time-backwards")
         );
         assert_eq!(
-            c.apply(11 * S, Event::Play { color: Color::White, punch: true })
-                .map_err(|e| e.word()),
+            c.apply(
+                11 * S,
+                Event::Play {
+                    color: Color::White,
+                    punch: true
+                }
+            )
+            .map_err(|e| e.word()),
             Err("not-running")
         );
         assert_eq!(

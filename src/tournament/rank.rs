@@ -32,7 +32,9 @@ pub enum RankError {
     #[error("rating {rating} has {digits} digit(s); VI.A.1.c.(1) reads a grade only from three- or four-digit ratings")]
     Digits { rating: i64, digits: usize },
     /// Not a rank word such as `3k` or `2d`.
-    #[error("`{0}` is not a rank: expected a number of kyu or dan such as 3k, 12kyu or 2d (1 to 99)")]
+    #[error(
+        "`{0}` is not a rank: expected a number of kyu or dan such as 3k, 12kyu or 2d (1 to 99)"
+    )]
     Syntax(String),
 }
 
@@ -72,7 +74,10 @@ impl Rank {
     /// The rank at an ordinal (inverse of [`Rank::ordinal`]), if it is within 99 kyu to 99 dan.
     pub fn from_ordinal(ordinal: i32) -> Option<Rank> {
         if ordinal >= 1 {
-            u8::try_from(ordinal).ok().filter(|d| *d <= 99).map(Rank::Dan)
+            u8::try_from(ordinal)
+                .ok()
+                .filter(|d| *d <= 99)
+                .map(Rank::Dan)
         } else {
             u8::try_from(1 - ordinal)
                 .ok()

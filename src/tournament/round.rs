@@ -42,7 +42,10 @@ mod tests {
     #[test]
     fn ten_minutes_notice_and_not_before_the_announced_time() {
         assert_eq!(may_start(None, 0, 10 * MIN), Ok(()));
-        assert_eq!(may_start(None, 0, 9 * MIN), Err(RoundStartError::ShortNotice));
+        assert_eq!(
+            may_start(None, 0, 9 * MIN),
+            Err(RoundStartError::ShortNotice)
+        );
         assert_eq!(
             may_start(Some(30 * MIN), 0, 20 * MIN),
             Err(RoundStartError::BeforeAnnounced)

@@ -339,7 +339,12 @@ fn order_group(
         // The last of a group is placed by whatever placed the others; alone on its score, by
         // nothing.
         let by = out.last().and_then(|(_, by)| *by);
-        out.push((Level { players: vec![last] }, by));
+        out.push((
+            Level {
+                players: vec![last],
+            },
+            by,
+        ));
     }
     out
 }
@@ -514,11 +519,7 @@ mod tests {
     #[test]
     fn head_to_head_never_names_a_player_who_lost_to_another_tied_player() {
         // A beat B, B beat C, A and C never met: only A lost to nobody in the group.
-        let t = table(&[
-            ("A", &["B+", ""]),
-            ("B", &["A-", "C+"]),
-            ("C", &["", "B-"]),
-        ]);
+        let t = table(&[("A", &["B+", ""]), ("B", &["A-", "C+"]), ("C", &["", "B-"])]);
         let group = [0, 1, 2];
         let mut rng = SplitMix64(0);
         let mut notes = Vec::new();

@@ -41,7 +41,11 @@ pub struct TimeControl {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ControlError {
     #[error("byo-yomi of {periods} period(s) of {} does not fit in basic time {}: VI.E.14.b.(1) takes the periods out of the basic time", Clock(*.period), Clock(*.main))]
-    PeriodsExceedMain { main: u64, periods: u32, period: u64 },
+    PeriodsExceedMain {
+        main: u64,
+        periods: u32,
+        period: u64,
+    },
     #[error("an overtime period must last longer than zero and hold at least one move")]
     EmptyOvertime,
 }
@@ -144,11 +148,9 @@ impl fmt::Display for TimeControl {
         write!(f, "{} basic", Clock(self.main))?;
         match self.overtime {
             Overtime::None => write!(f, ", no overtime"),
-            Overtime::Byoyomi { periods, period } => write!(
-                f,
-                " including byo-yomi of {periods} x {}",
-                Clock(period)
-            ),
+            Overtime::Byoyomi { periods, period } => {
+                write!(f, " including byo-yomi of {periods} x {}", Clock(period))
+            }
             Overtime::Canadian { stones, period } => {
                 write!(f, ", then Canadian {stones} stones in {}", Clock(period))
             }
