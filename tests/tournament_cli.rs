@@ -201,12 +201,16 @@ fn clock_replays_events_and_prints_both_clocks() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[1].contains("1. begin"), "{out}");
     assert!(
-        lines[2].contains("B byo-yomi 3 period(s), 0:00 used; W 0:30 main; white's clock runs"),
+        lines[2].contains(
+            "B byo-yomi 3 period(s), 0:00 used; W 0:30 main before byo-yomi; white's clock runs"
+        ),
         "{out}"
     );
     // 24 seconds with three periods of 10: two periods gone, 4 seconds into the last.
     assert!(
-        lines[4].contains("B byo-yomi 1 period(s), 0:04 used; W 0:29 main; black's clock runs"),
+        lines[4].contains(
+            "B byo-yomi 1 period(s), 0:04 used; W 0:29 main before byo-yomi; black's clock runs"
+        ),
         "{out}"
     );
     assert!(!out.contains("loses on time"), "{out}");

@@ -625,7 +625,13 @@ impl fmt::Display for Clocks {
         if self.control.is_some() {
             for c in [Color::Black, Color::White] {
                 let side = match self.phases[c.index()] {
-                    Phase::Main { left } => format!("{} main", Clock(left)),
+                    Phase::Main { left } => match self.control.map(|c| c.overtime) {
+                        // The periods come out of the basic time: say that this is before them.
+                        Some(Overtime::Byoyomi { .. }) => {
+                            format!("{} main before byo-yomi", Clock(left))
+                        }
+                        _ => format!("{} main", Clock(left)),
+                    },
                     Phase::Byoyomi { periods, used } => {
                         format!("byo-yomi {periods} period(s), {} used", Clock(used))
                     }

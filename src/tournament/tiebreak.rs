@@ -537,6 +537,50 @@ mod tests {
     }
 
     #[test]
+    fn median_leaves_out_two_at_each_end_beyond_eight_rounds() {
+        // Nine rounds: P beats O1..O9, one a round, and O(k) beats k-1 players met only once
+        // each (fillers), so P's opponents score 0 to 8.
+        let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+        let opponents: Vec<String> = (1..=9).map(|k| format!("O{k}")).collect();
+        rows.push((
+            "P".into(),
+            opponents.iter().map(|o| format!("{o}+")).collect(),
+        ));
+        for (k, o) in opponents.iter().enumerate() {
+            let mut cells = vec![String::new(); 9];
+            cells[k] = "P-".to_string();
+            let mut r = 0;
+            for f in 0..k {
+                if r == k {
+                    r += 1;
+                }
+                cells[r] = format!("F{k}x{f}+");
+                r += 1;
+            }
+            rows.push((o.clone(), cells));
+        }
+        for k in 0..9 {
+            for f in 0..k {
+                let mut cells = vec![String::new(); 9];
+                // The opponent's rounds before its game with P hold its fillers in order.
+                cells[f] = format!("O{}-", k + 1);
+                rows.push((format!("F{k}x{f}"), cells));
+            }
+        }
+        let borrowed: Vec<(&str, Vec<&str>)> = rows
+            .iter()
+            .map(|(n, c)| (n.as_str(), c.iter().map(String::as_str).collect()))
+            .collect();
+        let refs: Vec<(&str, &[&str])> = borrowed.iter().map(|(n, c)| (*n, c.as_slice())).collect();
+        let t = table(&refs);
+        let p = t.index("P").unwrap();
+        // Opponents score 0, 1, ..., 8 (in points); SOS 36; beyond eight rounds the median
+        // drops 0, 1 and 7, 8: 2 + 3 + 4 + 5 + 6 = 20 points.
+        assert_eq!(sos(&t, p), 72);
+        assert_eq!(median(&t, p), Some(40));
+    }
+
+    #[test]
     fn prizes_of_tied_places_are_pooled() {
         let t = table(&[
             ("A", &["C+", "B-"]),
