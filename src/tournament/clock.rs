@@ -260,6 +260,8 @@ pub struct Clocks {
     control: Option<TimeControl>,
     first: Color,
     now: u64,
+    /// The announced start (`begin`), from which absences are measured.
+    begun_at: u64,
     running: Running,
     phases: [Phase; 2],
     absent: [bool; 2],
@@ -279,6 +281,7 @@ impl Clocks {
             control,
             first,
             now: 0,
+            begun_at: 0,
             running: Running::NotBegun,
             phases: [start; 2],
             absent: [false; 2],
@@ -336,6 +339,7 @@ impl Clocks {
                 return Err(ClockError::NotBegun);
             };
             self.now = at;
+            self.begun_at = at;
             self.absent = absent;
             self.running = if self.control.is_some() && absent == [true, true] {
                 Running::Waiting
@@ -456,12 +460,13 @@ impl Clocks {
         if self.running == Running::Waiting {
             // E.5: what is left of both basic times is split equally, then the clock starts.
             let control = self.control.expect("waiting only with clocks");
-            let total = (2 * control.before_overtime()).saturating_sub(self.now);
+            let absence = self.now - self.begun_at;
+            let total = (2 * control.before_overtime()).saturating_sub(absence);
             let each = total / 2;
             self.phases = [Phase::Main { left: each }; 2];
             self.running = Running::Clock(self.first);
             if each == 0 {
-                self.enter_overtime(self.first, 0);
+                self.enter_overtime(self.first, self.now);
             }
         }
         self.absent[color.index()] = false;
@@ -481,7 +486,7 @@ impl Clocks {
                 .into_iter()
                 .filter(|c| self.absent[c.index()])
                 .collect();
-            if at > ABSENCE_FORFEIT && !late.is_empty() {
+            if at - self.begun_at > ABSENCE_FORFEIT && !late.is_empty() {
                 self.decision = Some(if late.len() == 2 {
                     Decision::BothAbsent
                 } else {
