@@ -295,7 +295,7 @@ fn handicap_by_rank_and_by_band_with_the_komi_of_each_text() {
 #[test]
 fn check_runs_tournament_scenarios_and_counts_them() {
     let out = run(&["check", "conformance/tiebreak", "conformance/clock"], 0);
-    assert!(out.contains("tournament (reference)"), "{out}");
+    assert!(out.contains("tournament rules"), "{out}");
     let wrong =
         std::fs::read_to_string(common::root().join("conformance/tournament/nigiri-parity.toml"))
             .unwrap()
@@ -316,6 +316,22 @@ fn check_runs_tournament_scenarios_and_counts_them() {
     // Tournament scenarios have no runs, so a ruleset filter leaves them out.
     let out = run(&["check", "conformance/tiebreak", "--rules", "aga"], 0);
     assert!(out.contains("0 scenarios"), "{out}");
+}
+
+#[test]
+fn show_lists_a_tournament_scenarios_cases_with_what_the_reference_computes() {
+    let out = run(&["show", "conformance/clock/byo-yomi.toml"], 0);
+    assert!(out.contains("byo-yomi: Japanese byo-yomi"), "{out}");
+    assert!(
+        out.contains("case `a long move costs several periods`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after event 3: black.periods = 1 (expected 1)"),
+        "{out}"
+    );
+    let out = run(&["show", "conformance/tournament/nigiri-parity.toml"], 0);
+    assert!(out.contains("black = holder (expected holder)"), "{out}");
 }
 
 #[test]

@@ -374,7 +374,7 @@ fn print_text(
         println!("  {label:<28} {t}");
     }
     if tournament.len() > 0 {
-        println!("  {:<28} {}", "tournament (reference)", tournament.tally());
+        println!("  {:<28} {}", "tournament rules", tournament.tally());
     }
     println!();
     println!("by level (passed/applicable):");
@@ -474,6 +474,9 @@ pub(super) fn show(root: &Project, path: &Path, filter: Option<&str>) -> Command
     let spec = load_spec(root)?;
     let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
     let Some(s) = suite.scenarios.first() else {
+        if let Some(t) = suite.tournament.first() {
+            return Ok(super::tournament::show(t));
+        }
         return Err(format!("{} holds no scenario", path.display()));
     };
     println!("{}: {}", s.id, s.title);

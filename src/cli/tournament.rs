@@ -104,6 +104,45 @@ impl TournamentRun {
     }
 }
 
+/// `goconform show` on a tournament scenario: every case, each expected value beside what the
+/// reference computes.
+pub(super) fn show(t: &TournamentScenario) -> ExitCode {
+    println!("{}: {}", t.id, t.title);
+    println!("kind: {}; clauses: {}", t.kind, t.clauses.join(", "));
+    for case in &t.cases {
+        println!();
+        println!("case `{}` (line {})", case.name, case.line);
+        if let Some(note) = &case.note {
+            println!("  note: {note}");
+        }
+        if let crate::scenario::tournament::Input::Clock(file) = &case.input {
+            print_replay(file);
+        }
+        let mismatches = crate::conformance::tournament::run_case(case);
+        let actual = |e: &crate::scenario::tournament::Expect| {
+            mismatches
+                .iter()
+                .find(|m| m.after == e.after && m.key == e.key)
+                .map_or(e.expected.clone(), |m| m.actual.clone())
+        };
+        for e in &case.expect {
+            let at = e
+                .after
+                .map_or(String::new(), |a| format!("after event {a}: "));
+            println!("  {at}{} = {} (expected {})", e.key, actual(e), e.expected);
+        }
+        for m in mismatches.iter().filter(|m| {
+            !case
+                .expect
+                .iter()
+                .any(|e| e.after == m.after && e.key == m.key)
+        }) {
+            println!("  unexpected: {m}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn located(errors: Vec<Located>) -> String {
     let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     lines.join("\n")
@@ -226,6 +265,23 @@ pub(super) fn clock_command(path: &Path) -> CommandResult {
         println!("{:>3}. {:<24} {clocks}", k + 1, e.event.to_string());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A scenario's clock case event by event; refused events are shown as such and change
+/// nothing but the time.
+fn print_replay(file: &crate::scenario::tournament::ClockFile) {
+    let mut clocks = Clocks::new(file.control, file.first);
+    for (k, e) in file.events.iter().enumerate() {
+        match clocks.apply(e.at, e.event) {
+            Ok(()) => println!("  {:>3}. {:<24} {clocks}", k + 1, e.event.to_string()),
+            Err(err) => println!(
+                "  {:>3}. {:<24} refused ({}): {err}",
+                k + 1,
+                e.event.to_string(),
+                err.word()
+            ),
+        }
+    }
 }
 
 /// `--system`.
