@@ -313,6 +313,11 @@ fn check_runs_tournament_scenarios_and_counts_them() {
         "{out}"
     );
     assert!(out.contains("1 failed"), "{out}");
+    let out = run(&["check", path.to_str().unwrap(), "--format", "jsonl"], 1);
+    assert!(
+        out.contains("goconform: tournament scenario nigiri-parity"),
+        "{out}"
+    );
     // Tournament scenarios have no runs, so a ruleset filter leaves them out.
     let out = run(&["check", "conformance/tiebreak", "--rules", "aga"], 0);
     assert!(out.contains("0 scenarios"), "{out}");

@@ -271,6 +271,9 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
             &args.options_json(root),
             &|p| relative(root, p),
         );
+        // The JSON-lines report covers the board trials; tournament scenarios that fail are
+        // told on standard error, so that the exit code is never unexplained.
+        tournament.report_failures(root, &suite.tournament);
         return Ok(code);
     }
     print_text(root, args, &suite, &report, &matrix, &tally, &tournament);

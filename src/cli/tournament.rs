@@ -78,6 +78,20 @@ impl TournamentRun {
         tally.not_applicable += self.not_applicable.len();
     }
 
+    /// Tells every failing scenario on standard error, one line per differing value.
+    pub(super) fn report_failures(&self, root: &Project, scenarios: &[TournamentScenario]) {
+        for (i, mismatches) in &self.results {
+            let s = &scenarios[*i];
+            for m in mismatches {
+                eprintln!(
+                    "goconform: tournament scenario {} ({}) failed: {m}",
+                    s.id,
+                    relative(root, &s.path)
+                );
+            }
+        }
+    }
+
     /// Prints every failing scenario with its mismatches (and, verbose, those not applicable).
     pub(super) fn print(&self, root: &Project, scenarios: &[TournamentScenario], verbose: bool) {
         for (i, mismatches) in &self.results {
