@@ -1331,15 +1331,11 @@ fn komi_case(c: &KomiCase, ctx: &mut Ctx, spec: &Spec) -> Option<Input> {
             None
         }
     };
-    let margin = half(ctx, &c.margin, "margin").map(|h| Komi::from_half_points(h as i32));
+    let margin =
+        half(ctx, &c.margin, "margin").and_then(|h| small_komi(ctx, &c.margin, "margin", h));
     if let Some(k) = &c.komi {
-        if let Some(h) = half(ctx, k, "komi") {
-            ctx.push(
-                None,
-                "komi".into(),
-                Komi::from_half_points(h as i32).to_string(),
-                &k.span(),
-            );
+        if let Some(komi) = half(ctx, k, "komi").and_then(|h| small_komi(ctx, k, "komi", h)) {
+            ctx.push(None, "komi".into(), komi.to_string(), &k.span());
         }
     }
     if let Some(r) = &c.result {
@@ -1358,6 +1354,21 @@ fn komi_case(c: &KomiCase, ctx: &mut Ctx, spec: &Spec) -> Option<Input> {
         stones: stones?,
         margin: margin?,
     })
+}
+
+/// Half points as a komi or a margin, if they are of a size a board can give.
+fn small_komi(ctx: &mut Ctx, value: &Spanned<toml::Value>, key: &str, half: i64) -> Option<Komi> {
+    match i32::try_from(half) {
+        Ok(h) if h.abs() <= 2 * 1000 => Some(Komi::from_half_points(h)),
+        _ => {
+            ctx.err(
+                &value.span(),
+                key,
+                "a number of points between -1000 and 1000",
+            );
+            None
+        }
+    }
 }
 
 fn nigiri_case(c: &NigiriCase, ctx: &mut Ctx) -> Option<Input> {

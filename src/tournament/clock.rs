@@ -525,7 +525,11 @@ impl Clocks {
                     let total = used + elapsed;
                     let lost = total / period;
                     if lost >= u64::from(periods) {
-                        let out_at = clock_at + (u64::from(periods) * period - used);
+                        let out_at = clock_at.saturating_add(
+                            u64::from(periods)
+                                .saturating_mul(period)
+                                .saturating_sub(used),
+                        );
                         self.flag(color, out_at);
                     } else {
                         self.phases[i] = Phase::Byoyomi {
@@ -741,6 +745,58 @@ mod tests {
         );
         assert_eq!(c.phase(Color::Black), before.phase(Color::Black));
         assert_eq!(c.now(), 78 * S, "time passes even for a refused event");
+    }
+
+    proptest::proptest! {
+        /// Any control and any events, in any order and at any times: no panic, time never
+        /// runs backwards, and once decided off the board (a flag, a forfeit) a game stays
+        /// decided.
+        #[test]
+        fn any_events_are_judged_without_panic(
+            kind in 0u8..5,
+            main in 0u64..200_000,
+            count in 1u32..5,
+            period in 1u64..20_000,
+            events in proptest::collection::vec((0u64..30_000, 0u8..12, proptest::bool::ANY), 0..40),
+        ) {
+            let overtime = match kind {
+                0 => Overtime::None,
+                1 => Overtime::Byoyomi { periods: count, period },
+                2 => Overtime::Canadian { stones: count, period },
+                _ => Overtime::SecondCounting { per_move: period },
+            };
+            let control = TimeControl { main: main + u64::from(count) * period, overtime };
+            let mut c = Clocks::new((kind != 4).then_some(control), Color::Black);
+            let mut at = 0;
+            let mut begun = false;
+            for (step, what, black) in events {
+                at += step;
+                let color = if black { Color::Black } else { Color::White };
+                let event = match what {
+                    0 => Event::Begin { absent: [black, !black] },
+                    1 => Event::Arrive(color),
+                    2 | 3 => Event::Play { color, punch: what == 2 },
+                    4 => Event::Pass(color),
+                    5 => Event::Punch(color),
+                    6 => Event::Stop(StopReason::Capture(u32::from(black) + 1)),
+                    7 => Event::Stop(StopReason::End),
+                    8 => Event::Resume,
+                    9 => Event::Seal(color),
+                    10 => Event::Dispute { color, reset: black },
+                    _ => Event::Look,
+                };
+                let before = c.decision();
+                let applied = c.apply(at, event).is_ok();
+                begun |= applied && matches!(event, Event::Begin { .. });
+                // Once begun, time moves on to every event, refused or not.
+                if begun {
+                    proptest::prop_assert_eq!(c.now(), at);
+                }
+                if let Some(d @ (Decision::Time(_) | Decision::Absence(_) | Decision::BothAbsent)) = before {
+                    proptest::prop_assert_eq!(c.decision(), Some(d));
+                }
+            }
+        }
     }
 
     #[test]

@@ -284,7 +284,7 @@ pub fn standings(
         if !prizes.is_empty() {
             let total: u64 = (group_place..group_place + group.len())
                 .map(|place| prizes.get(place).copied().unwrap_or(0))
-                .sum();
+                .fold(0, u64::saturating_add);
             let count = group.len() as u64;
             let share = total / count;
             for row in &mut rows[group_place..] {

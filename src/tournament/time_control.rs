@@ -183,7 +183,7 @@ impl fmt::Display for Clock {
 }
 
 /// Reads `90`, `1:30`, `1:02:03` and `1:30.5` as milliseconds; `None` for anything else
-/// (negative times included).
+/// (negative times and times beyond [`MAX_DURATION`] included).
 pub fn parse_duration(text: &str) -> Option<u64> {
     let text = text.trim();
     let (whole, fraction) = match text.split_once('.') {
@@ -213,8 +213,15 @@ pub fn parse_duration(text: &str) -> Option<u64> {
         }
         seconds = seconds.checked_mul(60)?.checked_add(n)?;
     }
-    seconds.checked_mul(1000)?.checked_add(ms_part)
+    seconds
+        .checked_mul(1000)?
+        .checked_add(ms_part)
+        .filter(|ms| *ms <= MAX_DURATION)
 }
+
+/// The longest time read: ten thousand hours, far beyond any game, and small enough that no
+/// sum of a few of them overflows.
+pub const MAX_DURATION: u64 = 10_000 * 3600 * 1000;
 
 #[cfg(test)]
 mod tests {
@@ -228,7 +235,9 @@ mod tests {
         assert_eq!(parse_duration("1:30"), Some(90_000));
         assert_eq!(parse_duration("1:02:03"), Some(3_723_000));
         assert_eq!(parse_duration("0:01.5"), Some(1_500));
-        for bad in ["", "-5", "1:60", "a", "1::2", "1.2345", "1:2:3:4"] {
+        for bad in [
+            "", "-5", "1:60", "a", "1::2", "1.2345", "1:2:3:4", "36000001",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
         assert_eq!(Clock(3_723_000).to_string(), "1:02:03");
