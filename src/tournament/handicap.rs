@@ -115,7 +115,10 @@ impl KomiRule {
         }
     }
 
-    /// The komi of a game with this many handicap stones (0: even).
+    /// The komi of a game with this many handicap stones (0: even). A one-stone game has no
+    /// stone placed (the weaker player just takes Black) but is a handicap game for komi and
+    /// for the draw rule; the board scenarios never meet it, since a placed handicap starts at
+    /// two stones.
     pub fn komi(&self, stones: u8) -> Komi {
         if stones == 0 {
             self.even
