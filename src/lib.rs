@@ -5,6 +5,8 @@
 //! 1. [`board`]: points, stones, strings, captures, Zobrist hashes. No rules, no I/O.
 //! 2. [`rules`]: the rules axes as plain enums and the [`rules::Rules`] value.
 //! 3. [`game`]: the reference executor. Every event gets a verdict; nothing panics.
+//!    [`tournament`]: the rules around the game (ranks, handicap and komi, colours, clocks,
+//!    tiebreaks), pure logic beside the executor.
 //! 4. [`spec`] and [`scenario`]: the clause registry, named rulesets and the scenario format.
 //!    The only layer that reads TOML.
 //! 5. [`conformance`]: the [`conformance::Referee`] trait and the runner that checks scenarios
@@ -51,3 +53,4 @@ pub mod gtp;
 pub mod rules;
 pub mod scenario;
 pub mod spec;
+pub mod tournament;

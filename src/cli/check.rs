@@ -61,6 +61,21 @@ impl SelectArgs {
             && self.topic.as_deref().is_none_or(|t| scenario.topic == t)
     }
 
+    /// Whether a tournament scenario passes the filters; they have no runs, so `--rules`
+    /// leaves them out.
+    pub(super) fn selects_tournament(
+        &self,
+        t: &crate::scenario::tournament::TournamentScenario,
+    ) -> bool {
+        self.rules.is_none()
+            && self.id.as_deref().is_none_or(|x| t.id.contains(x))
+            && self
+                .clause
+                .as_deref()
+                .is_none_or(|c| t.clauses.iter().any(|x| x == c))
+            && self.topic.as_deref().is_none_or(|x| t.topic == x)
+    }
+
     fn is_filtered(&self) -> bool {
         self.rules.is_some()
             || self.id.is_some()
@@ -234,7 +249,13 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     let report = harness
         .run(&suite, &selection, factory.as_ref())
         .map_err(|e| e.to_string())?;
-    let tally = report.tally();
+    let tournament = super::tournament::run_selected(
+        &suite,
+        |t| args.select.selects_tournament(t),
+        args.engine == "reference",
+    );
+    let mut tally = report.tally();
+    tournament.add_to(&mut tally);
     let matrix = matrix(&suite, &spec, &report);
     let code = if tally.failing() == 0 {
         ExitCode::SUCCESS
@@ -266,9 +287,12 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
             &args.options_json(root),
             &|p| relative(root, p),
         );
+        // The JSON-lines report covers the board trials; tournament scenarios that fail are
+        // told on standard error, so that the exit code is never unexplained.
+        tournament.report_failures(root, &suite.tournament);
         return Ok(code);
     }
-    print_text(root, args, &suite, &report, &matrix, &tally);
+    print_text(root, args, &suite, &report, &matrix, &tally, &tournament);
     Ok(code)
 }
 
@@ -337,13 +361,14 @@ fn print_text(
     report: &RunReport,
     matrix: &Matrix,
     tally: &Tally,
+    tournament: &super::tournament::TournamentRun,
 ) {
     let mut scenarios: Vec<usize> = report.trials.iter().map(|t| t.scenario).collect();
     scenarios.dedup();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     println!(
         "goconform check: {}, {}, engine {}, {} tier",
-        plural(scenarios.len(), "scenario"),
+        plural(scenarios.len() + tournament.len(), "scenario"),
         plural(tally.total(), "trial"),
         report.engine,
         report.tier.word()
@@ -353,6 +378,7 @@ fn print_text(
             print_trial(root, args, suite, trial);
         }
     }
+    tournament.print(root, &suite.tournament, args.verbose);
     let mut by_ruleset: BTreeMap<&str, Tally> = BTreeMap::new();
     for trial in &report.trials {
         let run = &suite.scenarios[trial.scenario].runs[trial.run];
@@ -365,6 +391,9 @@ fn print_text(
     println!("by run:");
     for (label, t) in &by_ruleset {
         println!("  {label:<28} {t}");
+    }
+    if tournament.len() > 0 {
+        println!("  {:<28} {}", "tournament rules", tournament.tally());
     }
     println!();
     println!("by level (passed/applicable):");
@@ -460,6 +489,9 @@ pub(super) fn show(root: &Project, path: &Path, filter: Option<&str>) -> Command
     let spec = load_spec(root)?;
     let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
     let Some(s) = suite.scenarios.first() else {
+        if let Some(t) = suite.tournament.first() {
+            return Ok(super::tournament::show(t));
+        }
         return Err(format!("{} holds no scenario", path.display()));
     };
     println!("{}: {}", s.id, s.title);

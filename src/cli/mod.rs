@@ -9,6 +9,7 @@ mod compare;
 mod engines;
 mod ruling;
 mod score;
+mod tournament;
 mod views;
 
 use std::path::{Path, PathBuf};
@@ -81,6 +82,14 @@ enum Command {
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
     /// London Open and AGA procedures side by side, with the clauses behind each ruling.
     Ruling(ruling::RulingArgs),
+    /// Final standings of a crosstable (TOML or CSV) with every tiebreak value shown and cash
+    /// prizes of tied places pooled (AGA Tournament Rules VI.F, Resolving Ties).
+    Standings(tournament::StandingsArgs),
+    /// Replay a clock event file and print both clocks after each event (VI.E).
+    Clock { file: PathBuf },
+    /// The handicap between two ranks (VI.A.2) and the komi of that game under the 1988 text,
+    /// today's AGA rules and the London Open.
+    Handicap(tournament::HandicapArgs),
     /// Speak the JSON-lines engine protocol (docs/protocol.md) on standard input and
     /// output, with the reference as the engine: what implementers diff against.
     Serve,
@@ -119,6 +128,9 @@ pub fn main() -> ExitCode {
         Command::Coverage { document, all } => views::coverage(&root, document.as_deref(), all),
         Command::Score(args) => score::score(&root, &args),
         Command::Ruling(args) => ruling::ruling(&root, &args),
+        Command::Standings(args) => tournament::standings_command(&args),
+        Command::Clock { file } => tournament::clock_command(&file),
+        Command::Handicap(args) => tournament::handicap_command(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
         Command::Export { dir, force } => export(&dir, force),
     };

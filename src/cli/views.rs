@@ -55,13 +55,27 @@ pub(super) fn explain(root: &Project, id: &str) -> CommandResult {
         .iter()
         .filter(|s| s.clauses.iter().any(|c| c == id))
         .collect();
-    if scenarios.is_empty() {
+    let tournament: Vec<_> = suite
+        .tournament
+        .iter()
+        .filter(|s| s.clauses.iter().any(|c| c == id))
+        .collect();
+    if scenarios.is_empty() && tournament.is_empty() {
         println!("  scenarios: none");
     } else {
         println!("  scenarios:");
         for s in scenarios {
             let runs: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
             println!("    {:<44} {} [{}]", s.id, s.title, runs.join(", "));
+        }
+        for s in tournament {
+            println!(
+                "    {:<44} {} [{}, {} cases]",
+                s.id,
+                s.title,
+                s.kind,
+                s.cases.len()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -118,7 +132,7 @@ pub(super) fn lint(root: &Project, paths: &[PathBuf]) -> CommandResult {
         "goconform lint: {} clauses, {} rulesets, {} scenarios, {} findings",
         spec.clauses.len(),
         spec.ruleset_names().len(),
-        suite.scenarios.len(),
+        suite.scenarios.len() + suite.tournament.len(),
         findings.len()
     );
     Ok(if findings.is_empty() {

@@ -19,6 +19,7 @@ pub mod matrix;
 mod reference;
 pub mod report;
 pub mod runner;
+pub mod tournament;
 
 pub use capabilities::{Capabilities, EventKind, Observable};
 pub use harness::{Harness, RunReport};

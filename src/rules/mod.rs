@@ -22,7 +22,7 @@ impl Komi {
     pub const ZERO: Komi = Komi(0);
 
     /// A komi from a count of half points.
-    pub fn from_half_points(half_points: i32) -> Komi {
+    pub const fn from_half_points(half_points: i32) -> Komi {
         Komi(half_points)
     }
 

@@ -53,6 +53,13 @@ pub fn coverage(spec: &Spec, suite: &Suite) -> BTreeMap<String, ClauseCoverage> 
             }
         }
     }
+    for t in &suite.tournament {
+        for clause in &t.clauses {
+            if let Some(entry) = map.get_mut(clause) {
+                entry.scenarios.push(t.id.clone());
+            }
+        }
+    }
     map
 }
 

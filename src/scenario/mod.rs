@@ -13,6 +13,7 @@ pub mod diagram;
 pub mod expectations;
 pub mod lint;
 mod raw;
+pub mod tournament;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -206,7 +207,11 @@ impl Scenario {
 /// The scenarios of a suite, in a stable order (by path).
 #[derive(Clone, Debug, Default)]
 pub struct Suite {
+    /// Scenarios about the game on the board, run through any [`Referee`](crate::conformance::Referee).
     pub scenarios: Vec<Scenario>,
+    /// Tournament scenarios (a `[scenario]` header and `[[case]]` tables): ranks, handicaps,
+    /// komi, colours, clocks and tiebreaks, run through the reference's tournament module only.
+    pub tournament: Vec<tournament::TournamentScenario>,
 }
 
 /// Finds every scenario file under `dir`, recursively, sorted.
@@ -263,6 +268,7 @@ impl Suite {
         files.sort_by(|a, b| a.0.cmp(&b.0));
         let mut errors = Vec::new();
         let mut scenarios: Vec<Scenario> = Vec::new();
+        let mut tournament_scenarios = Vec::new();
         let mut ids: HashMap<String, PathBuf> = HashMap::new();
         for (file, text) in files {
             let topic = file
@@ -271,34 +277,52 @@ impl Suite {
                 .and_then(|n| n.to_str())
                 .unwrap_or("")
                 .to_string();
-            match Scenario::parse(file, text, &topic, spec) {
+            let parsed = if tournament::is_tournament_text(text) {
+                tournament::TournamentScenario::parse(file, text, &topic, spec)
+                    .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t))))
+            } else {
+                Scenario::parse(file, text, &topic, spec)
+                    .map(|s| (s.id.clone(), Parsed::Board(Box::new(s))))
+            };
+            match parsed {
                 Err(mut e) => errors.append(&mut e),
-                Ok(s) => {
-                    if let Some(first) = ids.get(&s.id) {
+                Ok((id, s)) => {
+                    if let Some(first) = ids.get(&id) {
                         errors.push(Located {
                             file: file.clone(),
                             line: 1,
                             column: 1,
                             key: "id".to_string(),
                             message: format!(
-                                "scenario id `{}` is already used by {}",
-                                s.id,
+                                "scenario id `{id}` is already used by {}",
                                 first.display()
                             ),
                         });
                     } else {
-                        ids.insert(s.id.clone(), file.clone());
+                        ids.insert(id, file.clone());
                     }
-                    scenarios.push(s);
+                    match s {
+                        Parsed::Board(s) => scenarios.push(*s),
+                        Parsed::Tournament(t) => tournament_scenarios.push(*t),
+                    }
                 }
             }
         }
         if errors.is_empty() {
-            Ok(Suite { scenarios })
+            Ok(Suite {
+                scenarios,
+                tournament: tournament_scenarios,
+            })
         } else {
             Err(LoadError::Invalid(errors))
         }
     }
+}
+
+/// A scenario file of either family.
+enum Parsed {
+    Board(Box<Scenario>),
+    Tournament(Box<tournament::TournamentScenario>),
 }
 
 /// Builds the run list from `rules`, `[[run]]` and the scenario-wide `set` and `komi`.

@@ -1,0 +1,392 @@
+//! Tournament rules on the command line: `goconform standings`, `goconform clock` and
+//! `goconform handicap`, and the tournament scenarios' part of `goconform check`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{relative, CommandResult, Project};
+use crate::conformance::tournament::{run, CaseMismatch};
+use crate::conformance::Tally;
+use crate::scenario::tournament::{
+    event_error, read_clock_file, read_crosstable, TournamentScenario,
+};
+use crate::scenario::Suite;
+use crate::spec::location::Located;
+use crate::tournament::clock::Clocks;
+use crate::tournament::crosstable::Half;
+use crate::tournament::handicap::{handicap, KomiRule, System};
+use crate::tournament::rank::Rank;
+use crate::tournament::tiebreak::{cents, standings, Tiebreak};
+
+/// What `check` did with the selected tournament scenarios.
+pub(super) struct TournamentRun {
+    /// (index into `Suite::tournament`, mismatches); empty mismatches is a pass.
+    results: Vec<(usize, Vec<CaseMismatch>)>,
+    /// Selected but not run: the engine is not the reference.
+    not_applicable: Vec<usize>,
+}
+
+/// Runs the selected tournament scenarios through the reference's tournament module, or, for
+/// another engine, marks them not applicable (the `Referee` trait has no tournament rules).
+pub(super) fn run_selected(
+    suite: &Suite,
+    selects: impl Fn(&TournamentScenario) -> bool,
+    reference: bool,
+) -> TournamentRun {
+    let chosen = suite
+        .tournament
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| selects(t))
+        .map(|(i, _)| i);
+    if reference {
+        TournamentRun {
+            results: chosen.map(|i| (i, run(&suite.tournament[i]))).collect(),
+            not_applicable: Vec::new(),
+        }
+    } else {
+        TournamentRun {
+            results: Vec::new(),
+            not_applicable: chosen.collect(),
+        }
+    }
+}
+
+impl TournamentRun {
+    /// How many tournament scenarios were selected.
+    pub(super) fn len(&self) -> usize {
+        self.results.len() + self.not_applicable.len()
+    }
+
+    /// One trial per scenario: it passes when every case does.
+    pub(super) fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        self.add_to(&mut t);
+        t
+    }
+
+    pub(super) fn add_to(&self, tally: &mut Tally) {
+        for (_, mismatches) in &self.results {
+            if mismatches.is_empty() {
+                tally.pass += 1;
+            } else {
+                tally.fail += 1;
+            }
+        }
+        tally.not_applicable += self.not_applicable.len();
+    }
+
+    /// Tells every failing scenario on standard error, one line per differing value.
+    pub(super) fn report_failures(&self, root: &Project, scenarios: &[TournamentScenario]) {
+        for (i, mismatches) in &self.results {
+            let s = &scenarios[*i];
+            for m in mismatches {
+                eprintln!(
+                    "goconform: tournament scenario {} ({}) failed: {m}",
+                    s.id,
+                    relative(root, &s.path)
+                );
+            }
+        }
+    }
+
+    /// Prints every failing scenario with its mismatches (and, verbose, those not applicable).
+    pub(super) fn print(&self, root: &Project, scenarios: &[TournamentScenario], verbose: bool) {
+        for (i, mismatches) in &self.results {
+            if mismatches.is_empty() {
+                continue;
+            }
+            let s = &scenarios[*i];
+            let file = relative(root, &s.path);
+            println!();
+            println!("FAIL {} (tournament, {}) ({file})", s.id, s.kind);
+            for m in mismatches {
+                println!("  {m}");
+            }
+            println!("  reproduce: goconform check {file}");
+        }
+        if verbose {
+            for i in &self.not_applicable {
+                let s = &scenarios[*i];
+                println!();
+                println!("NOT APPLICABLE {} ({})", s.id, relative(root, &s.path));
+                println!("  tournament rules are run through the reference only: the Referee trait does not cover them");
+            }
+        }
+    }
+}
+
+/// `goconform show` on a tournament scenario: every case, each expected value beside what the
+/// reference computes.
+pub(super) fn show(t: &TournamentScenario) -> ExitCode {
+    println!("{}: {}", t.id, t.title);
+    println!("kind: {}; clauses: {}", t.kind, t.clauses.join(", "));
+    for case in &t.cases {
+        println!();
+        println!("case `{}` (line {})", case.name, case.line);
+        if let Some(note) = &case.note {
+            println!("  note: {note}");
+        }
+        if let crate::scenario::tournament::Input::Clock(file) = &case.input {
+            print_replay(file);
+        }
+        let mismatches = crate::conformance::tournament::run_case(case);
+        let actual = |e: &crate::scenario::tournament::Expect| {
+            mismatches
+                .iter()
+                .find(|m| m.after == e.after && m.key == e.key)
+                .map_or(e.expected.clone(), |m| m.actual.clone())
+        };
+        for e in &case.expect {
+            let at = e
+                .after
+                .map_or(String::new(), |a| format!("after event {a}: "));
+            println!("  {at}{} = {} (expected {})", e.key, actual(e), e.expected);
+        }
+        for m in mismatches.iter().filter(|m| {
+            !case
+                .expect
+                .iter()
+                .any(|e| e.after == m.after && e.key == m.key)
+        }) {
+            println!("  unexpected: {m}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn located(errors: Vec<Located>) -> String {
+    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    lines.join("\n")
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// The arguments of `goconform standings`.
+#[derive(Args)]
+pub(super) struct StandingsArgs {
+    /// A crosstable: TOML (`[[player]]` with `name` and `results`) or CSV (a `.csv` file: the
+    /// name, then one cell per round such as `Bob+`, `Carol-`, `bye`).
+    file: PathBuf,
+    /// The tiebreak order, e.g. `sos,sodos,h2h,chance` (default: the file's, else the AGA
+    /// annex's playoff,sos,sodos,h2h,chance). Also: median, saco, cumulative.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    tiebreak: Vec<String>,
+    /// The seed of chance draws (default: the file's, else 0): the same seed, the same draw.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Cash prizes by place, e.g. `300,100,50` (default: the file's).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    prizes: Vec<String>,
+}
+
+/// `goconform standings FILE`.
+pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
+    let text = read(&args.file)?;
+    let file = read_crosstable(&args.file, &text).map_err(located)?;
+    let order: Vec<Tiebreak> = if args.tiebreak.is_empty() {
+        if file.tiebreak.is_empty() {
+            Tiebreak::AGA.to_vec()
+        } else {
+            file.tiebreak.clone()
+        }
+    } else {
+        args.tiebreak
+            .iter()
+            .map(|t| t.parse::<Tiebreak>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?
+    };
+    let prizes: Vec<u64> = if args.prizes.is_empty() {
+        file.prizes.clone()
+    } else {
+        args.prizes
+            .iter()
+            .map(|p| {
+                crate::scenario::tournament::parse_money(p).ok_or_else(|| {
+                    format!("`{p}` is not an amount of money (0 or more, at most two decimals)")
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let seed = args.seed.unwrap_or(file.seed);
+    let t = &file.table;
+    let s = standings(t, &order, seed, &prizes).map_err(|e| e.to_string())?;
+    let words: Vec<&str> = order.iter().map(|t| t.word()).collect();
+    println!(
+        "{} players, {} rounds; tiebreaks in order: {}; seed {seed}",
+        t.players.len(),
+        t.rounds(),
+        words.join(", ")
+    );
+    let width = t.players.iter().map(|p| p.len()).max().unwrap_or(4).max(6);
+    let mut header = format!(
+        "{:>5}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+        "place", "player", "score", "sos", "sodos", "median", "saco", "cum", "decided by"
+    );
+    if !prizes.is_empty() {
+        header.push_str("  prize");
+    }
+    println!("{}", header.trim_end());
+    for r in &s.rows {
+        let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| Half(i64::from(v)).to_string());
+        let h = |v: u32| Half(i64::from(v)).to_string();
+        let mut line = format!(
+            "{:>5}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+            r.place,
+            t.players[r.player],
+            h(r.score),
+            h(r.sos),
+            h(r.sodos),
+            opt(r.median),
+            opt(r.saco),
+            h(r.cumulative),
+            r.decided_by.map_or("-", |d| d.word()),
+        );
+        if let Some(p) = r.prize {
+            line.push_str(&format!("  {}", cents(p)));
+        }
+        println!("{}", line.trim_end());
+    }
+    for n in &s.notes {
+        println!("note: {n}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `goconform clock FILE`: replays the events and prints the clocks after each.
+pub(super) fn clock_command(path: &Path) -> CommandResult {
+    let text = read(path)?;
+    let file = read_clock_file(path, &text).map_err(located)?;
+    match file.control {
+        Some(c) => {
+            let rated = match c.rated() {
+                Ok(()) => "acceptable for rated games (VI.E.1)".to_string(),
+                Err(why) => format!("not acceptable for rated games (VI.E.1): {why}"),
+            };
+            println!("control: {c}; {rated}");
+        }
+        None => println!("control: no clocks (VI.E.5: more than 30 minutes absent forfeits)"),
+    }
+    let mut clocks = Clocks::new(file.control, file.first);
+    for (k, e) in file.events.iter().enumerate() {
+        clocks
+            .apply(e.at, e.event)
+            .map_err(|err| event_error(path, e, k, format!("`{}`: {err}", e.event)).to_string())?;
+        println!("{:>3}. {:<24} {clocks}", k + 1, e.event.to_string());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A scenario's clock case event by event; refused events are shown as such and change
+/// nothing but the time.
+fn print_replay(file: &crate::scenario::tournament::ClockFile) {
+    let mut clocks = Clocks::new(file.control, file.first);
+    for (k, e) in file.events.iter().enumerate() {
+        match clocks.apply(e.at, e.event) {
+            Ok(()) => println!("  {:>3}. {:<24} {clocks}", k + 1, e.event.to_string()),
+            Err(err) => println!(
+                "  {:>3}. {:<24} refused ({}): {err}",
+                k + 1,
+                e.event.to_string(),
+                err.word()
+            ),
+        }
+    }
+}
+
+/// `--system`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum SystemChoice {
+    /// VI.A.2: the difference in rank.
+    Aga,
+    /// VI.A.2.b: the difference in McMahon band (needs --bar).
+    Mcmahon,
+}
+
+/// The arguments of `goconform handicap`.
+#[derive(Args)]
+pub(super) struct HandicapArgs {
+    /// One player's rank, e.g. 3k or 2d.
+    first: String,
+    /// The other player's rank.
+    second: String,
+    #[arg(long, value_enum, default_value_t = SystemChoice::Aga)]
+    system: SystemChoice,
+    /// McMahon: the lowest rank of the top band; nobody at or above it receives a handicap.
+    #[arg(long, value_name = "RANK")]
+    bar: Option<String>,
+    /// McMahon: ranks at or below this one form one bottom band.
+    #[arg(long, value_name = "RANK")]
+    floor: Option<String>,
+}
+
+/// `goconform handicap RANK RANK`.
+pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandResult {
+    let rank = |s: &str| s.parse::<Rank>().map_err(|e| e.to_string());
+    let ranks = [rank(&args.first)?, rank(&args.second)?];
+    let system = match args.system {
+        SystemChoice::Aga => {
+            if args.bar.is_some() || args.floor.is_some() {
+                return Err("--bar and --floor belong to --system mcmahon".to_string());
+            }
+            System::Rank
+        }
+        SystemChoice::Mcmahon => {
+            let bar = args
+                .bar
+                .as_deref()
+                .ok_or("--system mcmahon needs --bar RANK (the lowest rank of the top band)")?;
+            System::McMahon {
+                bar: rank(bar)?,
+                floor: args.floor.as_deref().map(rank).transpose()?,
+            }
+        }
+    };
+    let h = handicap(ranks, system).map_err(|e| e.to_string())?;
+    let what = match system {
+        System::Rank => "ranks",
+        System::McMahon { .. } => "McMahon bands",
+    };
+    match h.black {
+        None => println!(
+            "{} v {}: even game ({what} equal); colours by lot (VI.A.4)",
+            ranks[0], ranks[1]
+        ),
+        Some(i) => {
+            let capped = if u32::from(h.stones) < h.difference {
+                format!(" (difference {}, capped at nine by VI.A.2.a)", h.difference)
+            } else {
+                String::new()
+            };
+            println!(
+                "{} v {}: {} takes Black with {} stone(s){capped}",
+                ranks[0], ranks[1], ranks[i], h.stones
+            );
+        }
+    }
+    let spec = super::load_spec(root)?;
+    let mut rows = vec![("aga-tournament-1988".to_string(), KomiRule::AGA_1988)];
+    for name in ["aga", "london-open"] {
+        if let Ok(r) = spec.rules(name) {
+            rows.push((name.to_string(), KomiRule::of(&r)));
+        }
+    }
+    for (name, rule) in rows {
+        let komi = rule.komi(h.stones);
+        // Counts are whole points, so only a whole komi can leave a tie.
+        let draw = if komi.half_points() % 2 != 0 {
+            "no tie can occur".to_string()
+        } else {
+            match rule.settle(h.stones, komi) {
+                Some((c, _)) => format!("a tie goes to {}", c.name()),
+                None => "a tie stands as a draw".to_string(),
+            }
+        };
+        println!("  komi under {name:<20} {}; {draw}", rule.komi(h.stones));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,359 @@
+//! `goconform standings`, `clock` and `handicap`, and the tournament scenarios in `check`, as a
+//! user meets them: outputs, exit codes, and bad input refused with file, line, column and key.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+mod common;
+
+use common::goconform;
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Writes a file under this test binary's scratch folder and returns its path.
+fn write(name: &str, contents: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tournament_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Runs the command and insists on `code`; returns everything printed.
+fn run(args: &[&str], code: i32) -> String {
+    let out = goconform(args);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(code), "{args:?}:\n{t}");
+    t
+}
+
+/// Six players, three rounds: A, B, C on 2 (C first on SOS, A over B on SODOS), D, E, F on 1.
+const TOML_TABLE: &str = r#"
+[[player]]
+name = "A"
+results = ["C+", "E+", "D-"]
+[[player]]
+name = "B"
+results = ["D+", "F+", "C-"]
+[[player]]
+name = "C"
+results = ["A-", "D+", "B+"]
+[[player]]
+name = "D"
+results = ["B-", "C-", "A+"]
+[[player]]
+name = "E"
+results = ["F+", "A-", "F-"]
+[[player]]
+name = "F"
+results = ["E-", "B-", "E+"]
+"#;
+
+const CSV_TABLE: &str = "name,1,2,3
+A,C+,E+,D-
+B,D+,F+,C-
+C,A-,D+,B+
+D,B-,C-,A+
+E,F+,A-,F-
+F,E-,B-,E+
+";
+
+/// The standings rows (lines starting with a place number), without the header line.
+fn rows(output: &str) -> Vec<String> {
+    output
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn standings_show_every_tiebreak_value_in_toml_and_csv_alike() {
+    let toml = write("six.toml", TOML_TABLE);
+    let csv = write("six.csv", CSV_TABLE);
+    let a = run(&["standings", &toml, "--seed", "5"], 0);
+    let b = run(&["standings", &csv, "--seed", "5"], 0);
+    assert!(a.contains("6 players, 3 rounds"), "{a}");
+    assert!(a.contains("place  player"), "{a}");
+    let first: Vec<&str> = a
+        .lines()
+        .find(|l| l.trim_start().starts_with("1  "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    // place, player, score, sos, sodos, median, saco, cumulative, decided by
+    // SACO within the group A, B, C: D is the only opponent all three met, and C beat D.
+    assert_eq!(
+        first,
+        ["1", "C", "2", "5", "3", "-", "1", "3", "sos"],
+        "{a}"
+    );
+    assert!(
+        a.contains("note: a playoff between A and B may be considered"),
+        "{a}"
+    );
+    assert!(a.contains("note: chance: E drawn among E, F"), "{a}");
+    assert_eq!(rows(&a), rows(&b), "TOML and CSV give the same standings");
+}
+
+#[test]
+fn prizes_of_tied_places_are_pooled() {
+    let toml = write("prizes.toml", TOML_TABLE);
+    let out = run(&["standings", &toml, "--prizes", "300,100,50,30,20,10"], 0);
+    let shares: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .skip(1)
+        .map(|l| l.split_whitespace().last().unwrap())
+        .collect();
+    assert_eq!(
+        shares,
+        ["150.00", "150.00", "150.00", "20.00", "20.00", "20.00"],
+        "{out}"
+    );
+}
+
+#[test]
+fn standings_refuse_the_median_under_five_rounds() {
+    let toml = write("median.toml", TOML_TABLE);
+    let out = run(&["standings", &toml, "--tiebreak", "sos,median"], 2);
+    assert!(
+        out.contains("needs at least five rounds; this event has 3"),
+        "{out}"
+    );
+    let out = run(&["standings", &toml, "--tiebreak", "sos,bogus"], 2);
+    assert!(out.contains("`bogus` is not a tiebreak"), "{out}");
+}
+
+#[test]
+fn an_unknown_player_is_located() {
+    let toml = write(
+        "unknown.toml",
+        "[[player]]\nname = \"A\"\nresults = [\"B+\"]\n[[player]]\nname = \"B\"\nresults = [\"Zed-\"]\n",
+    );
+    let out = run(&["standings", &toml], 2);
+    assert!(
+        out.contains("unknown.toml:6:12: key `player[1].results[0]`: unknown player `Zed`"),
+        "{out}"
+    );
+    let csv = write("unknown.csv", "name,r1\nA,B+\nB,Zed-\n");
+    let out = run(&["standings", &csv], 2);
+    assert!(
+        out.contains("unknown.csv:3:3: key `round r1`: unknown player `Zed`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_inconsistent_crosstable_is_located() {
+    let csv = write("both-won.csv", "name,1\nA,B+\nB,A+\n");
+    let out = run(&["standings", &csv], 2);
+    assert!(
+        out.contains(
+            "both-won.csv:2:3: key `round 1`: `B`'s entry for round 1 should be `A-` but is `A+`"
+        ),
+        "{out}"
+    );
+    let csv = write("ragged.csv", "name,1,2\nA,B+\nB,A-,\n");
+    let out = run(&["standings", &csv], 2);
+    assert!(
+        out.contains("ragged.csv:2:1: this row has 2 cells"),
+        "{out}"
+    );
+}
+
+const CLOCK: &str = r#"control = { main = "1:00", overtime = "byo-yomi", periods = 3, period = 10 }
+events = [
+  "0 begin",
+  "0:35 play B",
+  "0:36 play W",
+  "1:00 look",
+]
+"#;
+
+#[test]
+fn clock_replays_events_and_prints_both_clocks() {
+    let file = write("byo.toml", CLOCK);
+    let out = run(&["clock", &file], 0);
+    assert!(
+        out.contains(
+            "not acceptable for rated games (VI.E.1): basic time 1:00 with overtime is under 30:00"
+        ),
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].contains("1. begin"), "{out}");
+    assert!(
+        lines[2].contains(
+            "B byo-yomi 3 period(s), 0:00 used; W 0:30 main before byo-yomi; white's clock runs"
+        ),
+        "{out}"
+    );
+    // 24 seconds with three periods of 10: two periods gone, 4 seconds into the last.
+    assert!(
+        lines[4].contains(
+            "B byo-yomi 1 period(s), 0:04 used; W 0:29 main before byo-yomi; black's clock runs"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("loses on time"), "{out}");
+}
+
+#[test]
+fn clock_files_refuse_negative_times_and_impossible_orders() {
+    let file = write(
+        "negative.toml",
+        "control = { main = -5 }\nevents = [\"0 begin\", \"-0:05 play B\"]\n",
+    );
+    let out = run(&["clock", &file], 2);
+    assert!(
+        out.contains("negative.toml:1:20: key `control.main`: negative time -5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("negative.toml:2:22: key `events[1]`: negative time `-0:05`"),
+        "{out}"
+    );
+    let file = write(
+        "order.toml",
+        "control = { main = \"10:00\" }\nevents = [\n  \"0 begin\",\n  \"1:00 play B\",\n  \"0:30 play W\",\n]\n",
+    );
+    let out = run(&["clock", &file], 2);
+    assert!(
+        out.contains("order.toml:5:3: key `events[2]`: `play W`: this event is at 0:30, before the previous one at 1:00"),
+        "{out}"
+    );
+    let file = write(
+        "turn.toml",
+        "control = { main = \"10:00\" }\nevents = [\"0 begin\", \"0:10 play W\"]\n",
+    );
+    let out = run(&["clock", &file], 2);
+    assert!(
+        out.contains("key `events[1]`: `play W`: white's clock is not running"),
+        "{out}"
+    );
+}
+
+#[test]
+fn handicap_by_rank_and_by_band_with_the_komi_of_each_text() {
+    let out = run(&["handicap", "1d", "3k"], 0);
+    assert!(
+        out.contains("1d v 3k: 3k takes Black with 3 stone(s)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("komi under aga-tournament-1988  0; a tie goes to white"),
+        "{out}"
+    );
+    assert!(
+        out.contains("komi under aga                  0.5; no tie can occur"),
+        "{out}"
+    );
+    let out = run(&["handicap", "5k", "5k"], 0);
+    assert!(out.contains("even game"), "{out}");
+    assert!(
+        out.contains("komi under aga-tournament-1988  5; a tie goes to white"),
+        "{out}"
+    );
+    assert!(
+        out.contains("komi under london-open          7.5; no tie can occur"),
+        "{out}"
+    );
+    let out = run(&["handicap", "20k", "3d"], 0);
+    assert!(
+        out.contains("with 9 stone(s) (difference 22, capped at nine"),
+        "{out}"
+    );
+    let out = run(
+        &["handicap", "6d", "4d", "--system", "mcmahon", "--bar", "3d"],
+        0,
+    );
+    assert!(out.contains("even game (McMahon bands equal)"), "{out}");
+    let out = run(&["handicap", "6d", "4d", "--system", "mcmahon"], 2);
+    assert!(out.contains("needs --bar"), "{out}");
+    let out = run(&["handicap", "0k", "4d"], 2);
+    assert!(out.contains("`0k` is not a rank"), "{out}");
+}
+
+#[test]
+fn check_runs_tournament_scenarios_and_counts_them() {
+    let out = run(&["check", "conformance/tiebreak", "conformance/clock"], 0);
+    assert!(out.contains("tournament rules"), "{out}");
+    let wrong =
+        std::fs::read_to_string(common::root().join("conformance/tournament/nigiri-parity.toml"))
+            .unwrap()
+            .replace(
+                "handful = 7\nshown = 1\nblack = \"guesser\"",
+                "handful = 7\nshown = 1\nblack = \"holder\"",
+            );
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tournament_cli_suite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("nigiri-parity.toml");
+    std::fs::write(&path, wrong).unwrap();
+    let out = run(&["check", path.to_str().unwrap()], 1);
+    assert!(
+        out.contains("case `seven stones, odd called`, line 17, key `black`: expected holder, actual guesser"),
+        "{out}"
+    );
+    assert!(out.contains("1 failed"), "{out}");
+    let out = run(&["check", path.to_str().unwrap(), "--format", "jsonl"], 1);
+    assert!(
+        out.contains("goconform: tournament scenario nigiri-parity"),
+        "{out}"
+    );
+    // Tournament scenarios have no runs, so a ruleset filter leaves them out.
+    let out = run(&["check", "conformance/tiebreak", "--rules", "aga"], 0);
+    assert!(out.contains("0 scenarios"), "{out}");
+}
+
+#[test]
+fn show_lists_a_tournament_scenarios_cases_with_what_the_reference_computes() {
+    let out = run(&["show", "conformance/clock/byo-yomi.toml"], 0);
+    assert!(out.contains("byo-yomi: Japanese byo-yomi"), "{out}");
+    assert!(
+        out.contains("case `a long move costs several periods`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after event 3: black.periods = 1 (expected 1)"),
+        "{out}"
+    );
+    let out = run(&["show", "conformance/tournament/nigiri-parity.toml"], 0);
+    assert!(out.contains("black = holder (expected holder)"), "{out}");
+}
+
+#[test]
+fn a_broken_tournament_scenario_is_located() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tournament_cli_broken");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.toml");
+    std::fs::write(
+        &path,
+        "[scenario]\nid = \"broken\"\ntitle = \"t\"\nkind = \"nigiri\"\nclauses = [\"agatr-vi-a-4-c\"]\nchecked = \"x\"\n\n[[case]]\nname = \"n\"\nhandful = 3\nshown = 1\nblack = \"nobody\"\n",
+    )
+    .unwrap();
+    let out = run(&["check", path.to_str().unwrap()], 2);
+    assert!(
+        out.contains(
+            "broken.toml:12:9: key `case[0].black`: `nobody` is not one of: guesser, holder"
+        ),
+        "{out}"
+    );
+}
