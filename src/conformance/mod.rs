@@ -10,6 +10,7 @@
 
 mod capabilities;
 pub mod compare;
+pub mod differential;
 #[cfg(test)]
 mod fixtures;
 pub mod harness;
