@@ -14,9 +14,7 @@
 //! not claim [`Observable::Procedures`], so the harness never gives it such a scenario, and it
 //! refuses those events as `no-procedure`.
 
-use super::{
-    Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported,
-};
+use super::{Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported};
 use crate::board::{Color, Move, Point};
 use crate::game::{Event, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{
@@ -208,10 +206,10 @@ impl NaiveGame {
         if handicap.len() == 1 || handicap.len() > 9 {
             return Err(format!("{} handicap stones", handicap.len()));
         }
-        if !handicap.is_empty()
-            && rules.handicap_placement == HandicapPlacement::Fixed
-            && !setup.handicap_as_placed
-        {
+        // Under fixed placement there must be a fixed placement for this many stones; the
+        // stones must stand on it, unless the set-up records them as placed elsewhere (a
+        // misplacement, which is a referee's matter and changes nothing in play).
+        if !handicap.is_empty() && rules.handicap_placement == HandicapPlacement::Fixed {
             let mut fixed = (width == height)
                 .then(|| fixed_handicap(width, handicap.len()))
                 .flatten()
@@ -219,7 +217,7 @@ impl NaiveGame {
             let mut given = handicap.clone();
             fixed.sort();
             given.sort();
-            if fixed != given {
+            if fixed != given && !setup.handicap_as_placed {
                 return Err("handicap stones off the fixed points".to_string());
             }
         }
@@ -419,8 +417,7 @@ impl NaiveGame {
         if !two_in_a_row {
             return;
         }
-        let resumption_opened_with_two_passes =
-            self.log.len() > moves.len() && moves.len() == 2;
+        let resumption_opened_with_two_passes = self.log.len() > moves.len() && moves.len() == 2;
         match self.rules.ending {
             Ending::PauseAgreeResume if resumption_opened_with_two_passes => self.end(),
             Ending::TwoPasses => self.end(),
@@ -448,9 +445,7 @@ impl NaiveGame {
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
             Phase::Paused => {}
         }
-        let by_rule = self
-            .last_passer()
-            .map_or(self.to_move, |c| c.opponent());
+        let by_rule = self.last_passer().map_or(self.to_move, |c| c.opponent());
         let first = match (self.rules.ending, mover) {
             (Ending::PauseAgreeResume, None) => by_rule,
             (Ending::PauseAgreeResume, Some(named)) if named == by_rule => by_rule,
@@ -642,9 +637,8 @@ impl NaiveGame {
             }
         }
         let group_in_seki = |g: usize| {
-            (0..strings.len()).any(|s| {
-                group[s] == g && strings[s].1.iter().any(|r| regions[*r].1.len() == 2)
-            })
+            (0..strings.len())
+                .any(|s| group[s] == g && strings[s].1.iter().any(|r| regions[*r].1.len() == 2))
         };
         (0..regions.len())
             .map(|r| {
