@@ -17,6 +17,7 @@ pub mod harness;
 pub mod junit;
 pub mod libtest;
 pub mod matrix;
+pub mod mutants;
 mod naive;
 mod reference;
 pub mod report;
