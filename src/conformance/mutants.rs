@@ -10,8 +10,8 @@
 
 use super::harness::{select, Factory, Harness, HarnessError};
 use super::{Capabilities, EngineError, EngineInfo, Observation, Referee, Reference, Unsupported};
-use crate::board::Move;
-use crate::game::{Event, Reason, Setup, SetupHistory, Verdict};
+use crate::board::{Color, Move, Point};
+use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{
     Draws, Ending, HandicapCompensation, IllegalMoveProcedure, KoRule, PassStones, Rules, Scoring,
     SekiEyes, SuicideRule, WhitePassesLast,
@@ -29,6 +29,20 @@ enum Flaw {
     ResignOnlyOnTurn,
     /// It calls every ko refusal a superko refusal.
     KoCalledSuperko,
+    /// Under simple ko, a pass does not lift the ban on retaking a single stone just captured.
+    KoBanSurvivesPasses,
+    /// Stones a player self-captures become that player's own prisoners.
+    SelfCapturesToTheMover,
+    /// Stones agreed dead leave the board without becoming anyone's prisoners.
+    DeadStonesNotPrisoners,
+    /// A dispute that names who moves first is taken as a plain dispute, whoever it names.
+    DisputeNamesAnyone,
+    /// An agreement naming empty points is taken for the stones it names.
+    AgreeIgnoresEmptyPoints,
+    /// A resignation after the end is accepted (and changes nothing).
+    ResignAfterTheEnd,
+    /// Moves out of turn are played (GTP's `play` convention) instead of refused.
+    OutOfTurnPlayed,
 }
 
 /// One broken executor: a name, the rule it breaks, and how.
@@ -185,6 +199,17 @@ pub fn mutants() -> Vec<Mutant> {
             }),
         },
         Mutant {
+            name: "area-compensation-n-minus-one-for-n",
+            about: "gives White N-1 points for N handicap stones where the rules give N",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.handicap_compensation == HandicapCompensation::N {
+                        r.handicap_compensation = HandicapCompensation::NMinusOne;
+                    }
+                })
+            }),
+        },
+        Mutant {
             name: "no-handicap-compensation",
             about: "gives White no points for handicap stones under area counting",
             flaw: R(|r| with(r, |r| r.handicap_compensation = HandicapCompensation::None)),
@@ -213,6 +238,11 @@ pub fn mutants() -> Vec<Mutant> {
                     r.handicap_komi = crate::rules::Komi::ZERO;
                 })
             }),
+        },
+        Mutant {
+            name: "handicap-komi-in-even-games",
+            about: "uses the handicap-game komi in even games",
+            flaw: R(|r| with(r, |r| r.komi = r.handicap_komi)),
         },
         Mutant {
             name: "white-wins-every-draw",
@@ -298,6 +328,41 @@ pub fn mutants() -> Vec<Mutant> {
             }),
         },
         Mutant {
+            name: "ko-ban-survives-passes",
+            about: "under simple ko, keeps the ban on retaking a ko across a pass",
+            flaw: Flaw::KoBanSurvivesPasses,
+        },
+        Mutant {
+            name: "self-captures-to-the-mover",
+            about: "counts self-captured stones as the mover's prisoners instead of the opponent's",
+            flaw: Flaw::SelfCapturesToTheMover,
+        },
+        Mutant {
+            name: "dead-stones-not-prisoners",
+            about: "removes stones agreed dead without handing them to the capturer as prisoners",
+            flaw: Flaw::DeadStonesNotPrisoners,
+        },
+        Mutant {
+            name: "dispute-names-anyone",
+            about: "lets a dispute name either player to move first where the rules fix who does",
+            flaw: Flaw::DisputeNamesAnyone,
+        },
+        Mutant {
+            name: "agree-ignores-empty-points",
+            about: "accepts an agreement that names empty points",
+            flaw: Flaw::AgreeIgnoresEmptyPoints,
+        },
+        Mutant {
+            name: "resign-after-the-end",
+            about: "accepts a resignation after the game has ended",
+            flaw: Flaw::ResignAfterTheEnd,
+        },
+        Mutant {
+            name: "out-of-turn-played",
+            about: "plays a move out of turn (GTP's play convention) instead of refusing it",
+            flaw: Flaw::OutOfTurnPlayed,
+        },
+        Mutant {
             name: "resign-only-on-turn",
             about: "refuses a resignation by the player who is not to move",
             flaw: Flaw::ResignOnlyOnTurn,
@@ -309,6 +374,17 @@ pub fn mutants() -> Vec<Mutant> {
 pub struct MutantEngine {
     mutant: Mutant,
     inner: Reference,
+    /// The rules it was given (a wrapper flaw may depend on them).
+    rules: Rules,
+    /// For [`Flaw::KoBanSurvivesPasses`]: who may not retake where, and whether a pass has
+    /// been made since (the reference has lifted its ban then; this one keeps it).
+    ko_ban: Option<(Color, Point, bool)>,
+    /// What the flaw moved between the prisoners of Black and White (added to what the
+    /// reference shows).
+    prisoners_shift: [i64; 2],
+    /// For [`Flaw::OutOfTurnPlayed`]: the plain game, whose GTP convention plays a move
+    /// by either colour.
+    plain: Option<Game>,
 }
 
 impl MutantEngine {
@@ -316,6 +392,10 @@ impl MutantEngine {
         MutantEngine {
             mutant,
             inner: Reference::new(),
+            rules: Rules::default(),
+            ko_ban: None,
+            prisoners_shift: [0, 0],
+            plain: None,
         }
     }
 }
@@ -334,20 +414,39 @@ impl Referee for MutantEngine {
     }
 
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
+        self.rules = *rules;
+        self.ko_ban = None;
+        self.prisoners_shift = [0, 0];
+        self.plain = None;
         match self.mutant.flaw {
             Flaw::Rules(change) => self.inner.start(&change(*rules), setup),
             Flaw::Setup(change) => self.inner.start(rules, &change(setup)),
-            Flaw::ResignOnlyOnTurn | Flaw::KoCalledSuperko => self.inner.start(rules, setup),
+            Flaw::OutOfTurnPlayed => {
+                let game = Game::new(*rules, setup).map_err(|e| Unsupported(e.to_string()))?;
+                self.plain = Some(game);
+                self.inner.start(rules, setup)
+            }
+            _ => self.inner.start(rules, setup),
         }
     }
 
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
+        if let Some(plain) = &mut self.plain {
+            return Ok(plain.apply_out_of_turn(event.clone()));
+        }
+        let phase = self.inner.game().map(|g| g.phase());
+        let to_move = self.inner.game().map(|g| g.to_move());
         match (self.mutant.flaw, event) {
             (Flaw::ResignOnlyOnTurn, Event::Resign(color))
-                if self.inner.observe().to_move != Some(*color)
-                    && self.inner.game().is_some_and(|g| g.phase().is_play()) =>
+                if to_move != Some(*color) && phase.is_some_and(Phase::is_play) =>
             {
                 Ok(Verdict::Illegal(Reason::OutOfTurn))
+            }
+            (Flaw::ResignAfterTheEnd, Event::Resign(_)) if phase == Some(Phase::Ended) => {
+                Ok(Verdict::Legal {
+                    captured: Vec::new(),
+                    self_captured: Vec::new(),
+                })
             }
             (Flaw::KoCalledSuperko, Event::Move(_, Move::Play(_))) => {
                 match self.inner.apply(event)? {
@@ -355,16 +454,101 @@ impl Referee for MutantEngine {
                     other => Ok(other),
                 }
             }
+            (Flaw::DisputeNamesAnyone, Event::Dispute(Some(_)))
+                if self.rules.ending == Ending::PauseAgreeResume =>
+            {
+                self.inner.apply(&Event::Dispute(None))
+            }
+            (Flaw::AgreeIgnoresEmptyPoints, Event::Agree(dead)) => {
+                let board = self.inner.observe().stones.unwrap_or_default();
+                let stones: Vec<Point> = dead
+                    .iter()
+                    .copied()
+                    .filter(|p| board.iter().any(|(q, _)| q == p))
+                    .collect();
+                self.inner.apply(&Event::Agree(stones))
+            }
+            (Flaw::KoBanSurvivesPasses, Event::Move(color, mv))
+                if self.rules.ko == KoRule::Simple =>
+            {
+                if let (Some((banned, at, true)), Move::Play(p)) = (self.ko_ban, mv) {
+                    if banned == *color && at == *p && to_move == Some(*color) {
+                        return Ok(Verdict::Illegal(Reason::Ko));
+                    }
+                }
+                let verdict = self.inner.apply(event)?;
+                match (&verdict, mv) {
+                    (Verdict::Legal { captured, .. }, Move::Play(_)) => {
+                        self.ko_ban =
+                            (captured.len() == 1).then(|| (color.opponent(), captured[0], false));
+                    }
+                    (Verdict::Legal { .. }, Move::Pass) => {
+                        if let Some((banned, at, _)) = self.ko_ban {
+                            self.ko_ban = Some((banned, at, true));
+                        }
+                    }
+                    _ => {}
+                }
+                Ok(verdict)
+            }
+            (Flaw::SelfCapturesToTheMover, Event::Move(color, Move::Play(_))) => {
+                let verdict = self.inner.apply(event)?;
+                if let Verdict::Legal { self_captured, .. } = &verdict {
+                    let n = self_captured.len() as i64;
+                    self.prisoners_shift[color.index()] += n;
+                    self.prisoners_shift[color.opponent().index()] -= n;
+                }
+                Ok(verdict)
+            }
+            (Flaw::DeadStonesNotPrisoners, Event::Agree(_)) => {
+                let before = self.inner.observe().stones.unwrap_or_default();
+                let verdict = self.inner.apply(event)?;
+                if let Verdict::Legal { captured, .. } = &verdict {
+                    for p in captured {
+                        if let Some((_, c)) = before.iter().find(|(q, _)| q == p) {
+                            self.prisoners_shift[c.opponent().index()] -= 1;
+                        }
+                    }
+                }
+                Ok(verdict)
+            }
             _ => self.inner.apply(event),
         }
     }
 
     fn observe(&self) -> Observation {
-        self.inner.observe()
+        let Some(plain) = &self.plain else {
+            let mut seen = self.inner.observe();
+            let shift = self.prisoners_shift;
+            seen.prisoners = seen
+                .prisoners
+                .map(|p| [0, 1].map(|i| u32::try_from(i64::from(p[i]) + shift[i]).unwrap_or(0)));
+            return seen;
+        };
+        let mut stones = plain.board().stones();
+        stones.sort();
+        Observation {
+            stones: Some(stones),
+            to_move: Some(plain.to_move()),
+            prisoners: Some([plain.prisoners(Color::Black), plain.prisoners(Color::White)]),
+            phase: Some(plain.phase()),
+            result: None,
+            score: None,
+            warnings: Some([0, 0]),
+        }
     }
 
+    /// The count of the reference's position: flaws that only move prisoners show in
+    /// `prisoners`, not here.
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
-        self.inner.count()
+        match &self.plain {
+            Some(plain) if plain.resigned().is_some() => (Some(plain.result()), None),
+            Some(plain) => {
+                let count = plain.count();
+                (Some(count.result()), Some(count.total))
+            }
+            None => self.inner.count(),
+        }
     }
 }
 
