@@ -535,8 +535,10 @@ mod tests {
     fn a_divergence_names_the_event_and_what_each_said() {
         let mut a = Reference::new();
         let mut b = Reference::new();
-        let mut other = Rules::default();
-        other.ko = crate::rules::KoRule::Simple;
+        let other = Rules {
+            ko: crate::rules::KoRule::Simple,
+            ..Rules::default()
+        };
         a.start(&Rules::default(), &Setup::empty(5, 5)).unwrap();
         b.start(&other, &Setup::empty(5, 5)).unwrap();
         // Same first move, then an out-of-turn move refused by both for the same reason.
