@@ -481,3 +481,38 @@ fn the_random_games_reach_every_rule() {
         );
     }
 }
+
+/// AGA Rule 11 (White passes last) whenever play stops with Black's pass, also where two
+/// passes end the game or play-on players cannot agree who moves: combinations no named
+/// ruleset makes, pinned here because the differential found the reference applying the rule
+/// only after an agreement and the four-pass end. By hand: White passes (Black holds 1), Black
+/// passes (White holds 1) and play stops; White passes once more (Black holds 2).
+#[test]
+fn white_passes_last_whenever_play_stops() {
+    let ev = |t: &str| Event::parse(t, 5, 5).unwrap();
+    let mut setup = Setup::empty(5, 5);
+    setup.to_move = Color::White;
+    for (ending, events) in [
+        (Ending::TwoPasses, vec!["W pass", "B pass"]),
+        (Ending::PlayOn, vec!["W pass", "B pass", "dispute"]),
+        (Ending::PauseAgreeResume, vec!["W pass", "B pass", "agree"]),
+    ] {
+        let rules = Rules {
+            ending,
+            pass_stones: PassStones::On,
+            white_passes_last: WhitePassesLast::Yes,
+            ..Rules::default()
+        };
+        let mut engines: [Box<dyn Referee>; 2] =
+            [Box::new(Reference::new()), Box::new(Naive::new())];
+        for engine in &mut engines {
+            engine.start(&rules, &setup).unwrap();
+            for e in &events {
+                assert!(engine.apply(&ev(e)).unwrap().is_legal(), "{ending} {e}");
+            }
+            let seen = engine.observe();
+            assert_eq!(seen.phase, Some(Phase::Ended), "{ending}");
+            assert_eq!(seen.prisoners, Some([2, 1]), "{ending} {}", engine.info());
+        }
+    }
+}
