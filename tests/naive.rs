@@ -56,9 +56,10 @@ fn the_naive_executor_refuses_what_the_reference_refuses() {
     let mut bad = Setup::empty(9, 9);
     bad.handicap = vec![Point::new(4, 4)]; // one handicap stone
     let (mut a, mut b) = (Reference::new(), Naive::new());
+    assert!(a.start(&rules, &bad).is_err() && b.start(&rules, &bad).is_err());
     assert_eq!(start_agree(&mut a, &mut b, &rules, &bad), Ok(false));
     bad.handicap = vec![Point::new(2, 2), Point::new(6, 2)]; // not the fixed points
-    assert!(b.start(&rules, &bad).is_err());
+    assert!(a.start(&rules, &bad).is_err() && b.start(&rules, &bad).is_err());
     bad.handicap_as_placed = true;
     assert_eq!(start_agree(&mut a, &mut b, &rules, &bad), Ok(true));
     let mut dead = Setup::empty(2, 2);
@@ -67,7 +68,7 @@ fn the_naive_executor_refuses_what_the_reference_refuses() {
         (Point::new(1, 0), Color::White),
     ];
     dead.stones.push((Point::new(0, 1), Color::White));
-    assert!(b.start(&rules, &dead).is_err());
+    assert!(a.start(&rules, &dead).is_err() && b.start(&rules, &dead).is_err());
 }
 
 /// A ko fight on a 4x3 board under simple ko, then an end by passes and agreement: each
