@@ -396,6 +396,9 @@ fn play(case: &Case, seen: &mut dyn FnMut(&Verdict, Phase)) -> Result<(), String
             .collect();
         let phase = now.phase.unwrap_or(Phase::Playing);
         seen(&left, phase);
+        // The count of the position as it stands, after every event: random positions with
+        // open borders, shared liberties and groups in seki, not only finished games.
+        count_agree(&a, &b).map_err(|d| format!("{d}\nevents: {}", events.join(", ")))?;
         if phase == Phase::Ended {
             after_the_end += 1;
             if after_the_end > 2 {
