@@ -529,10 +529,10 @@ impl Referee for MutantEngine {
                     (Verdict::Legal { captured, .. }, Move::Play(_)) if captured.len() == 1 => {
                         self.ko_ban = Some((color.opponent(), captured[0], false));
                     }
-                    (Verdict::Legal { .. }, Move::Play(_)) => {
-                        if self.ko_ban.is_some_and(|(banned, _, _)| banned == *color) {
-                            self.ko_ban = None;
-                        }
+                    (Verdict::Legal { .. }, Move::Play(_))
+                        if self.ko_ban.is_some_and(|(banned, _, _)| banned == *color) =>
+                    {
+                        self.ko_ban = None;
                     }
                     (Verdict::Legal { .. }, Move::Pass) => {
                         if let Some((banned, at, passed)) = self.ko_ban {
