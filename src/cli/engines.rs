@@ -1,6 +1,7 @@
 //! The implementations the command line can check, by the name `--engine` takes:
-//! `reference`, the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), the goban crate
-//! (`goban`, with the cargo feature of that name), any GTP engine
+//! `reference`, `naive` (the second executor in this binary), the GNU Go profiles (`gnugo`,
+//! `gnugo-positional`, ...), the goban crate (`goban`, with the cargo feature of that name),
+//! any GTP engine
 //! (`gtp:PROGRAM ARGS...`) and any engine speaking the JSON-lines protocol
 //! (`jsonl:PROGRAM ARGS...`).
 //!
@@ -9,7 +10,7 @@
 //! input (exit 2) with its reason, not hundreds of identical errors.
 
 use crate::conformance::harness::Factory;
-use crate::conformance::{Referee, Reference};
+use crate::conformance::{Naive, Referee, Reference};
 use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine};
 use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
 use crate::engines::process::split_command;
@@ -46,6 +47,9 @@ pub(super) fn factory(
     if spec == "reference" {
         return Ok(Box::new(|| Box::new(Reference::new()) as Box<dyn Referee>));
     }
+    if spec == "naive" {
+        return Ok(Box::new(|| Box::new(Naive::new()) as Box<dyn Referee>));
+    }
     #[cfg(feature = "goban")]
     if spec == "goban" {
         use crate::engines::goban::GobanEngine;
@@ -80,7 +84,7 @@ pub(super) fn factory(
         ));
     }
     Err(format!(
-        "unknown engine `{spec}`; known: reference, {}{}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
+        "unknown engine `{spec}`; known: reference, naive, {}{}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
         gnugo_profiles()
             .iter()
             .map(|p| p.name.as_str())
@@ -98,6 +102,11 @@ pub(super) fn list() -> super::CommandResult {
         "reference",
         "the reference executor in this binary",
         &reference.capabilities(),
+    );
+    print_engine(
+        "naive",
+        "the naive executor in this binary: flood fill and whole-position comparison, no referee's record",
+        &Naive::new().capabilities(),
     );
     for profile in gnugo_profiles() {
         print_engine(&profile.name, &profile.about, &profile.capabilities);

@@ -7,6 +7,7 @@
 mod check;
 mod compare;
 mod engines;
+mod mutants;
 mod ruling;
 mod score;
 mod tournament;
@@ -52,6 +53,9 @@ enum Command {
     /// The implementations `check --engine` and `compare --engine` can run, with their
     /// capabilities.
     Engines,
+    /// Run the suite through deliberately broken executors and list the scenarios that
+    /// catch each; exits 1 if any broken executor passes the whole suite.
+    Mutants(mutants::MutantsArgs),
     /// Show a scenario move by move: the position after each move, with the verdicts.
     Show {
         scenario: PathBuf,
@@ -120,6 +124,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&root, &args),
         Command::Compare(args) => compare::compare(&root, &args),
         Command::Engines => engines::list(),
+        Command::Mutants(args) => mutants::mutants(&root, &args),
         Command::Serve => serve(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),
