@@ -13,6 +13,7 @@ pub mod diagram;
 pub mod expectations;
 pub mod lint;
 mod raw;
+pub mod write;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
