@@ -46,6 +46,7 @@ pub mod board;
 pub mod cli;
 pub mod conformance;
 pub mod engines;
+pub mod fuzzing;
 pub mod game;
 pub mod gtp;
 pub mod rules;

@@ -23,7 +23,11 @@ pub fn to_toml(scenario: &Scenario) -> String {
     if let Some(added) = &s.added {
         line(&mut out, "added", &quote(added));
     }
-    line(&mut out, "clauses", &list(s.clauses.iter().map(|c| quote(c))));
+    line(
+        &mut out,
+        "clauses",
+        &list(s.clauses.iter().map(|c| quote(c))),
+    );
     if !s.description.is_empty() {
         line(&mut out, "description", &quote(&s.description));
     }
@@ -65,7 +69,11 @@ pub fn to_toml(scenario: &Scenario) -> String {
         line(&mut out, "setup_history", &quote("excluded"));
     }
     if !s.setup.stones.is_empty() {
-        let _ = writeln!(out, "board = \"\"\"\n{}\"\"\"", diagram(&s.setup.stones, w, h));
+        let _ = writeln!(
+            out,
+            "board = \"\"\"\n{}\"\"\"",
+            diagram(&s.setup.stones, w, h)
+        );
     }
     line(
         &mut out,
@@ -77,7 +85,10 @@ pub fn to_toml(scenario: &Scenario) -> String {
         line(&mut out, "name", &quote(&run.label));
         line(&mut out, "rules", &quote(&run.ruleset));
         // The scenario-wide overrides come first in every run's list; the rest are the run's.
-        let own = run.overrides.strip_prefix(&s.set[..]).unwrap_or(&run.overrides);
+        let own = run
+            .overrides
+            .strip_prefix(&s.set[..])
+            .unwrap_or(&run.overrides);
         if !own.is_empty() {
             line(&mut out, "set", &inline_table(own));
         }
@@ -112,9 +123,8 @@ fn write_check(out: &mut String, check: &Check, w: u8, h: u8) {
     let key = check.key();
     let value = match check {
         Check::Verdict(ExpectedVerdict::Legal) => "true".to_string(),
-        Check::Verdict(ExpectedVerdict::Illegal(r)) | Check::Verdict(ExpectedVerdict::Breach(r)) => {
-            quote(r.word())
-        }
+        Check::Verdict(ExpectedVerdict::Illegal(r))
+        | Check::Verdict(ExpectedVerdict::Breach(r)) => quote(r.word()),
         Check::Verdict(ExpectedVerdict::Ruled(r)) => quote(r.word()),
         Check::Class(c) => quote(c.word()),
         Check::Captures(ps) | Check::SelfCaptures(ps) => points(ps),
