@@ -7,6 +7,7 @@
 mod check;
 mod compare;
 mod engines;
+mod fuzz;
 mod ruling;
 mod score;
 mod views;
@@ -51,6 +52,10 @@ enum Command {
     /// The implementations `check --engine` and `compare --engine` can run, with their
     /// capabilities.
     Engines,
+    /// Random games through the reference and an engine until they part; the smallest game
+    /// that still shows the divergence is written as a scenario (exit 1), else the number of
+    /// games played is printed (exit 0).
+    Fuzz(fuzz::FuzzArgs),
     /// Show a scenario move by move: the position after each move, with the verdicts.
     Show {
         scenario: PathBuf,
@@ -111,6 +116,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&root, &args),
         Command::Compare(args) => compare::compare(&root, &args),
         Command::Engines => engines::list(),
+        Command::Fuzz(args) => fuzz::fuzz(&root, &args),
         Command::Serve => serve(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),
