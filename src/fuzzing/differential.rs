@@ -41,6 +41,8 @@ impl Divergence {
                 "{at}: {} differs\nexpected:\n{}actual:\n{}",
                 self.key, self.expected, self.actual
             )
+        } else if matches!(self.key, "legal" | "illegal" | "breach" | "ruling") {
+            format!("{at}: expected {}, got {}", self.expected, self.actual)
         } else {
             format!(
                 "{at}: {} expected {}, got {}",

@@ -79,7 +79,7 @@ pub fn scenario(
         .and_then(|i| verdicts.get(i));
     let id = format!(
         "fuzz-{}-{}-{}",
-        slug(&provenance.engine),
+        engine_slug(&provenance.engine),
         provenance.seed,
         provenance.game
     );
@@ -220,7 +220,32 @@ fn clauses_for(key: &str, verdict: Option<&Verdict>) -> Vec<String> {
     vec![clause.to_string()]
 }
 
-/// Lowercase letters, digits and single dashes: an engine spec as part of an id.
+/// An engine spec as part of an id: the spec itself for a named engine (`gnugo-positional`),
+/// and for a command (`jsonl:python3 tools/my_engine.py --fast`) its kind and the name of its
+/// program or script (`jsonl-my-engine`), so that no folder of the machine ends up in an id.
+fn engine_slug(spec: &str) -> String {
+    const INTERPRETERS: &[&str] = &[
+        "python", "python3", "node", "ruby", "perl", "sh", "bash", "env", "java",
+    ];
+    let Some((kind, command)) = spec.split_once(':') else {
+        return slug(spec);
+    };
+    let program = command
+        .split_whitespace()
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| {
+            std::path::Path::new(w)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or(w)
+                .to_string()
+        })
+        .find(|stem| !INTERPRETERS.contains(&stem.as_str()))
+        .unwrap_or_default();
+    slug(&format!("{kind}-{program}"))
+}
+
+/// Lowercase letters, digits and single dashes.
 fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
@@ -238,5 +263,21 @@ fn slug(text: &str) -> String {
         "engine".to_string()
     } else {
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_name_the_engine_without_its_folders() {
+        assert_eq!(engine_slug("gnugo-positional"), "gnugo-positional");
+        assert_eq!(
+            engine_slug("jsonl:python3 some/where/my_engine.py --fast"),
+            "jsonl-my-engine"
+        );
+        assert_eq!(engine_slug("gtp:/opt/bin/katago gtp"), "gtp-katago");
+        assert_eq!(engine_slug("jsonl:"), "jsonl");
     }
 }

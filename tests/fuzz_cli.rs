@@ -1,0 +1,114 @@
+//! `goconform fuzz` as a user meets it: a deliberately broken engine yields a scenario that
+//! loads, passes for the reference and fails for that engine; the reference against itself
+//! finds nothing and says how many games it played.
+//!
+//! The broken engine is `tests/fixtures/jsonl/mutant.py`: the reference served over the
+//! JSON-lines protocol, but playing every game with suicide allowed.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{goconform, root};
+
+fn mutant() -> String {
+    format!(
+        "jsonl:python3 {} {}",
+        root().join("tests/fixtures/jsonl/mutant.py").display(),
+        env!("CARGO_BIN_EXE_goconform")
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("goconform-fuzz-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn a_broken_engine_yields_a_scenario_that_fails_for_it_and_passes_for_the_reference() {
+    let out = scratch("mutant");
+    let engine = mutant();
+    let run = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--seconds",
+        "60",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let path = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("wrote "))
+        .expect("the path of the scenario is printed")
+        .to_string();
+    assert!(path.ends_with(".toml"), "{path}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("illegal = \"suicide\""), "{text}");
+    assert!(text.contains("--seed 5"), "the seed is recorded:\n{text}");
+    assert!(text.contains("id = \"fuzz-jsonl-mutant-5-"), "{text}");
+    let reference = goconform(&["check", &path]);
+    assert_eq!(
+        reference.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&reference.stdout)
+    );
+    let theirs = goconform(&["check", &path, "--engine", &engine]);
+    assert_eq!(
+        theirs.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&theirs.stdout)
+    );
+    // Minimised: a suicide needs a few stones around a point, not a whole game.
+    let moves = text
+        .lines()
+        .find(|l| l.starts_with("moves = "))
+        .expect("moves");
+    assert!(moves.matches('"').count() / 2 <= 12, "{moves}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_reference_against_itself_finds_nothing_and_counts_its_games() {
+    let out = scratch("reference");
+    let run = goconform(&[
+        "fuzz",
+        "--engine",
+        "reference",
+        "--seconds",
+        "30",
+        "--games",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("no divergence: 200 games played"),
+        "{stdout}"
+    );
+    assert!(!out.exists(), "nothing is written without a divergence");
+}
+
+#[test]
+fn an_unknown_engine_is_bad_input() {
+    let run = goconform(&["fuzz", "--engine", "no-such-engine", "--seconds", "1"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("unknown engine"));
+}
