@@ -137,6 +137,15 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The factory for an engine spec as `--engine` takes it (`reference`, a GNU Go profile,
+/// `gtp:CMD`, `jsonl:CMD`), for tools outside the command line: the `differential_engine` fuzz
+/// target and `tests/fuzz_corpus.rs` pick their engine with it.
+pub fn engine_factory(
+    spec: &str,
+) -> Result<Box<crate::conformance::harness::Factory<'static>>, String> {
+    engines::factory(spec)
+}
+
 /// The outcome of a subcommand: an exit code, or a message for bad input.
 type CommandResult = Result<ExitCode, String>;
 
