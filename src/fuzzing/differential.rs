@@ -83,7 +83,8 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
         Ok(Err(Unsupported(why))) => return Played::NotApplicable(why),
         Ok(Ok(())) => {}
     }
-    if let Some(d) = compare_state(0, first, second, &caps, size) {
+    let last = case.events.len();
+    if let Some(d) = compare_state(0, first, second, &caps, size, last == 0) {
         return Played::Diverged(d);
     }
     let mut asked = 0;
@@ -112,7 +113,7 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
         if let Some(d) = compare_verdicts(after, &expected, &actual, &caps) {
             return Played::Diverged(d);
         }
-        if let Some(d) = compare_state(after, first, second, &caps, size) {
+        if let Some(d) = compare_state(after, first, second, &caps, size, after == last) {
             return Played::Diverged(d);
         }
     }
@@ -221,13 +222,14 @@ fn sorted(points: &[Point]) -> Vec<Point> {
 const MISSING: &str = "(nothing shown)";
 
 /// Compares what the second shows of the state with the first, for every observation the
-/// second claims.
+/// second claims (the count only where play stops and after the `last` event).
 fn compare_state(
     after: usize,
     first: &dyn Referee,
     second: &dyn Referee,
     caps: &Capabilities,
     size: (u8, u8),
+    last: bool,
 ) -> Option<Divergence> {
     let expected = first.observe();
     let actual = match guarded(|| second.observe()) {
@@ -291,7 +293,10 @@ fn compare_state(
             return Some(d);
         }
     }
-    if observed(Observable::Score) {
+    // A count is a flood fill of the whole board on both sides: it is compared where the
+    // game stops (a pause, the end) and after the last event, not after every move.
+    let stopped = !expected.phase.is_some_and(crate::game::Phase::is_play);
+    if observed(Observable::Score) && (last || stopped) {
         let (e_result, e_score) = counted(first, &expected);
         let (a_result, a_score) = match guarded(|| counted(second, &actual)) {
             Ok(c) => c,

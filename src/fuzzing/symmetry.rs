@@ -58,11 +58,19 @@ impl Symmetry {
     /// The inverse symmetry's image of a point of the transformed board back on the original
     /// `width` x `height` board.
     pub fn unapply(self, q: Point, width: u8, height: u8) -> Point {
-        // Small boards: search is clear and cheap enough for a test oracle.
-        (0..height)
-            .flat_map(|row| (0..width).map(move |col| Point::new(col, row)))
-            .find(|&p| self.apply(p, width, height) == q)
-            .unwrap_or(q)
+        // The symmetry is a mirror image then a rotation; its inverse turns back first (on the
+        // transformed board) and mirrors after.
+        let (tw, th) = self.size(width, height);
+        let back = Symmetry {
+            mirror: false,
+            quarter: (4 - self.quarter % 4) % 4,
+        };
+        let p = back.apply(q, tw, th);
+        if self.mirror {
+            Point::new(width - 1 - p.col, p.row)
+        } else {
+            p
+        }
     }
 
     /// The size of the transformed board.
@@ -200,6 +208,16 @@ mod tests {
 
     #[test]
     fn the_eight_symmetries_are_distinct_and_invertible() {
+        for (w, h) in [(5u8, 3u8), (2, 7), (4, 4)] {
+            for s in Symmetry::all() {
+                for row in 0..h {
+                    for col in 0..w {
+                        let q = Point::new(col, row);
+                        assert_eq!(s.unapply(s.apply(q, w, h), w, h), q, "{s:?} {w}x{h}");
+                    }
+                }
+            }
+        }
         let (w, h) = (5u8, 5u8);
         let p = Point::new(1, 0);
         let mut images: Vec<Point> = Symmetry::all().iter().map(|s| s.apply(p, w, h)).collect();
