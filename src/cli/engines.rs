@@ -1,5 +1,5 @@
 //! The implementations the command line can check, by the name `--engine` takes:
-//! `reference`, the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), any GTP engine
+//! `reference`, `naive` (the second executor in this binary), the GNU Go profiles (`gnugo`, `gnugo-positional`, ...), any GTP engine
 //! (`gtp:PROGRAM ARGS...`) and any engine speaking the JSON-lines protocol
 //! (`jsonl:PROGRAM ARGS...`).
 //!
@@ -8,7 +8,7 @@
 //! input (exit 2) with its reason, not hundreds of identical errors.
 
 use crate::conformance::harness::Factory;
-use crate::conformance::{Referee, Reference};
+use crate::conformance::{Naive, Referee, Reference};
 use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine};
 use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
 use crate::engines::process::split_command;
@@ -17,6 +17,9 @@ use crate::engines::process::split_command;
 pub(super) fn factory(spec: &str) -> Result<Box<Factory<'static>>, String> {
     if spec == "reference" {
         return Ok(Box::new(|| Box::new(Reference::new()) as Box<dyn Referee>));
+    }
+    if spec == "naive" {
+        return Ok(Box::new(|| Box::new(Naive::new()) as Box<dyn Referee>));
     }
     if let Some(command) = spec.strip_prefix("jsonl:") {
         let (program, args) = split_command(command).map_err(|e| format!("{spec}: {e}"))?;
@@ -39,7 +42,7 @@ pub(super) fn factory(spec: &str) -> Result<Box<Factory<'static>>, String> {
         ));
     }
     Err(format!(
-        "unknown engine `{spec}`; known: reference, {}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
+        "unknown engine `{spec}`; known: reference, naive, {}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
         gnugo_profiles()
             .iter()
             .map(|p| p.name.as_str())
@@ -56,6 +59,11 @@ pub(super) fn list() -> super::CommandResult {
         "reference",
         "the reference executor in this binary",
         &reference.capabilities(),
+    );
+    print_engine(
+        "naive",
+        "the naive executor in this binary: flood fill and whole-position comparison, no referee's record",
+        &Naive::new().capabilities(),
     );
     for profile in gnugo_profiles() {
         print_engine(&profile.name, &profile.about, &profile.capabilities);

@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod engines;
 mod fuzz;
+mod mutants;
 mod ruling;
 mod score;
 mod views;
@@ -56,6 +57,9 @@ enum Command {
     /// that still shows the divergence is written as a scenario (exit 1), else the number of
     /// games played is printed (exit 0).
     Fuzz(fuzz::FuzzArgs),
+    /// Run the suite through deliberately broken executors and list the scenarios that
+    /// catch each; exits 1 if any broken executor passes the whole suite.
+    Mutants(mutants::MutantsArgs),
     /// Show a scenario move by move: the position after each move, with the verdicts.
     Show {
         scenario: PathBuf,
@@ -117,6 +121,7 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::compare(&root, &args),
         Command::Engines => engines::list(),
         Command::Fuzz(args) => fuzz::fuzz(&root, &args),
+        Command::Mutants(args) => mutants::mutants(&root, &args),
         Command::Serve => serve(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
         Command::Explain { clause } => views::explain(&root, &clause),

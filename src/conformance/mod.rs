@@ -10,18 +10,22 @@
 
 mod capabilities;
 pub mod compare;
+pub mod differential;
 #[cfg(test)]
 mod fixtures;
 pub mod harness;
 pub mod junit;
 pub mod libtest;
 pub mod matrix;
+pub mod mutants;
+mod naive;
 mod reference;
 pub mod report;
 pub mod runner;
 
 pub use capabilities::{Capabilities, EventKind, Observable};
 pub use harness::{Harness, RunReport};
+pub use naive::Naive;
 pub use reference::Reference;
 pub use runner::{run_scenario, run_trial, Mismatch, Outcome, Tally, Tier, Trial};
 

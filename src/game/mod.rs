@@ -790,6 +790,11 @@ impl Game {
             Ending::TwoPasses => Phase::Ended,
             Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
         };
+        if self.phase == Phase::Ended {
+            // Play stops here for good: White passes last where the rules say so, as after
+            // an agreement (AGA Rule 11: whenever play stops with Black's pass).
+            self.white_passes_last();
+        }
     }
 
     /// Where the rules say White passes last and Black made the last pass, White passes once
@@ -838,7 +843,9 @@ impl Game {
         let first = match (self.rules.ending, mover) {
             (Ending::PlayOn, None) => {
                 // No agreement on who moves: every stone on the board stays and is counted.
+                // Play stops, so White passes last where the rules say so (AGA Rule 11).
                 self.phase = Phase::Ended;
+                self.white_passes_last();
                 return Verdict::Legal {
                     captured: Vec::new(),
                     self_captured: Vec::new(),
