@@ -73,6 +73,20 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
     if let Err(why) = caps.supports(&case.rules) {
         return Played::NotApplicable(why);
     }
+    // As the runner decides before a trial: a referee's record needs an implementation that
+    // keeps one, and every kind of event must be one it takes.
+    let record = crate::scenario::is_record(&case.setup, &case.events);
+    if record && !caps.observes(Observable::Procedures) {
+        return Played::NotApplicable("the game is a referee's record".to_string());
+    }
+    if let Some(kind) = case
+        .events
+        .iter()
+        .filter_map(crate::conformance::EventKind::of)
+        .find(|k| !caps.takes(*k))
+    {
+        return Played::NotApplicable(format!("it does not take `{}` events", kind.word()));
+    }
     if let Err(Unsupported(why)) = first.start(&case.rules, &case.setup) {
         return Played::NotApplicable(format!(
             "the first implementation refuses the set-up: {why}"

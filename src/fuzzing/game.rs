@@ -152,7 +152,7 @@ pub struct Case {
 }
 
 /// Every word of one axis, in documentation order; komi gets a small range of values.
-fn axis_words(axis: &str) -> Vec<String> {
+pub(crate) fn axis_words(axis: &str) -> Vec<String> {
     fn words<T: Copy>(all: &[T], word: impl Fn(T) -> &'static str) -> Vec<String> {
         all.iter().map(|&v| word(v).to_string()).collect()
     }

@@ -12,11 +12,15 @@
 //! - [`symmetry`]: the reference seen through a symmetry of the board (the symmetry
 //!   properties of `tests/symmetry.rs`);
 //! - [`inputs`]: the scenario loader, the GTP engine and the JSON-lines server on arbitrary
-//!   bytes.
+//!   bytes;
+//! - `generators` (cargo features `arbitrary`, `proptest`, `quickcheck`): the public types as
+//!   generated values, for engine authors' own tests.
 
 pub mod differential;
 pub mod finding;
 pub mod game;
+#[cfg(any(feature = "arbitrary", feature = "proptest", feature = "quickcheck"))]
+pub mod generators;
 pub mod inputs;
 pub mod minimise;
 pub mod symmetry;
