@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use super::{Capabilities, EngineError, Observable, Observation, Referee, Unsupported};
+use super::{Capabilities, EngineError, EventKind, Observable, Observation, Referee, Unsupported};
 use crate::board::{points_text, Color, Point};
 use crate::game::counting::format_points;
 use crate::game::{Event, Setup, Verdict};
@@ -156,14 +156,35 @@ pub fn start_agree(
     }
 }
 
+/// Whether an event can be put to both implementations: each takes its kind, and a
+/// referee's record (a move standing although illegal, a notice) only goes to two that keep
+/// one. Callers generating events skip the others, as the runner makes such a scenario not
+/// applicable.
+pub fn comparable(caps_a: &Capabilities, caps_b: &Capabilities, event: &Event) -> bool {
+    match EventKind::of(event) {
+        Some(kind) => caps_a.takes(kind) && caps_b.takes(kind),
+        None => shared(caps_a, caps_b, Observable::Procedures),
+    }
+}
+
 /// Applies one event to both implementations and compares the verdicts, then everything both
 /// observe. This is the check the fuzz targets and `goconform fuzz` call after every event.
+///
+/// The left side is asked first. If it refuses the event for a reason the right side does
+/// not judge ([`Capabilities::judges`]: a GTP engine and whose turn it is), the right side is
+/// not asked, as the runner does: a refusal leaves the state unchanged, so both are still
+/// comparable afterwards, and the right side is not blamed for what it never claimed.
 pub fn step_agree(
     a: &mut dyn Referee,
     b: &mut dyn Referee,
     event: &Event,
 ) -> Result<(), Divergence> {
     let left = a.apply(event);
+    if let Ok(Verdict::Illegal(reason)) = &left {
+        if !b.capabilities().judges(*reason) {
+            return observe_agree(a, b, Some(event));
+        }
+    }
     let right = b.apply(event);
     let (left, right) = match (left, right) {
         (Ok(l), Ok(r)) => (l, r),
@@ -459,6 +480,9 @@ mod tests {
         inner: Reference,
         observes: Vec<Observable>,
         wrong_turn: bool,
+        /// The reasons it judges (`None`: every one), and how many events it was asked.
+        judges: Option<Vec<crate::game::Reason>>,
+        asked: usize,
     }
 
     impl Referee for Blinkered {
@@ -466,12 +490,17 @@ mod tests {
             self.inner.info()
         }
         fn capabilities(&self) -> Capabilities {
-            Capabilities::new().observing(self.observes.iter().copied())
+            let caps = Capabilities::new().observing(self.observes.iter().copied());
+            match &self.judges {
+                Some(reasons) => caps.judging(reasons.iter().copied()),
+                None => caps,
+            }
         }
         fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
             self.inner.start(rules, setup)
         }
         fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
+            self.asked += 1;
             self.inner.apply(event)
         }
         fn observe(&self) -> Observation {
@@ -514,6 +543,8 @@ mod tests {
             inner: Reference::new(),
             observes: vec![Observable::Board, Observable::ToMove],
             wrong_turn: true,
+            judges: None,
+            asked: 0,
         };
         let d =
             start_agree(&mut a, &mut lying, &Rules::default(), &Setup::empty(5, 5)).unwrap_err();
@@ -535,8 +566,10 @@ mod tests {
     fn a_divergence_names_the_event_and_what_each_said() {
         let mut a = Reference::new();
         let mut b = Reference::new();
-        let mut other = Rules::default();
-        other.ko = crate::rules::KoRule::Simple;
+        let other = Rules {
+            ko: crate::rules::KoRule::Simple,
+            ..Rules::default()
+        };
         a.start(&Rules::default(), &Setup::empty(5, 5)).unwrap();
         b.start(&other, &Setup::empty(5, 5)).unwrap();
         // Same first move, then an out-of-turn move refused by both for the same reason.
@@ -568,6 +601,42 @@ mod tests {
             &Verdict::Illegal(crate::game::Reason::GameOver),
         )
         .is_ok());
+    }
+
+    #[test]
+    fn an_unjudged_refusal_is_not_put_to_the_other_side() {
+        use crate::game::Reason;
+        let mut a = Reference::new();
+        let mut gtp_like = Blinkered {
+            inner: Reference::new(),
+            observes: vec![Observable::Board],
+            wrong_turn: false,
+            judges: Some(vec![Reason::Occupied, Reason::Suicide, Reason::Ko]),
+            asked: 0,
+        };
+        let rules = Rules::default();
+        start_agree(&mut a, &mut gtp_like, &rules, &Setup::empty(5, 5)).unwrap();
+        // White out of turn: the reference refuses for a reason the other does not judge.
+        let out_of_turn = Event::parse("W C3", 5, 5).unwrap();
+        step_agree(&mut a, &mut gtp_like, &out_of_turn).unwrap();
+        assert_eq!(gtp_like.asked, 0);
+        // A legal move and an occupied point are put to both.
+        step_agree(&mut a, &mut gtp_like, &Event::parse("B C3", 5, 5).unwrap()).unwrap();
+        step_agree(&mut a, &mut gtp_like, &Event::parse("W C3", 5, 5).unwrap()).unwrap();
+        assert_eq!(gtp_like.asked, 2);
+
+        let caps = gtp_like.capabilities();
+        let everything = Capabilities::everything();
+        assert!(comparable(&caps, &everything, &Event::Resign(Color::White)));
+        let notice = Event::Notice { agreed: false };
+        assert!(!comparable(&caps, &everything, &notice));
+        assert!(comparable(&everything, &everything, &notice));
+        let takes_moves = Capabilities::new().taking([EventKind::Play, EventKind::Pass]);
+        assert!(!comparable(
+            &everything,
+            &takes_moves,
+            &Event::Dispute(None)
+        ));
     }
 
     #[test]

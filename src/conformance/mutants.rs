@@ -11,7 +11,7 @@
 use super::harness::{select, Factory, Harness, HarnessError};
 use super::{Capabilities, EngineError, EngineInfo, Observation, Referee, Reference, Unsupported};
 use crate::board::{Color, Move, Point};
-use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
+use crate::game::{counting, Event, Game, Phase, Prisoners, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{
     Draws, Ending, HandicapCompensation, IllegalMoveProcedure, KoRule, PassStones, Rules, Scoring,
     SekiEyes, SuicideRule, WhitePassesLast,
@@ -43,6 +43,11 @@ enum Flaw {
     ResignAfterTheEnd,
     /// Moves out of turn are played (GTP's `play` convention) instead of refused.
     OutOfTurnPlayed,
+    /// The count is made from the game with this change to what each side holds and the
+    /// handicap (a scorer that forgets part of the prisoners, say).
+    Count(fn(Prisoners, u32) -> (Prisoners, u32)),
+    /// Under territory counting, White also gets the area-counting handicap compensation.
+    CompensationUnderTerritory,
 }
 
 /// One broken executor: a name, the rule it breaks, and how.
@@ -363,6 +368,47 @@ pub fn mutants() -> Vec<Mutant> {
             flaw: Flaw::OutOfTurnPlayed,
         },
         Mutant {
+            name: "count-forgets-pass-stones",
+            about: "shows pass stones among the prisoners but leaves them out of the count",
+            flaw: Flaw::Count(|p, h| {
+                (
+                    Prisoners {
+                        pass_stones: [0, 0],
+                        ..p
+                    },
+                    h,
+                )
+            }),
+        },
+        Mutant {
+            name: "count-forgets-dead-stones",
+            about: "shows stones agreed dead among the prisoners but leaves them out of the count",
+            flaw: Flaw::Count(|p, h| (Prisoners { dead: [0, 0], ..p }, h)),
+        },
+        Mutant {
+            name: "count-forgets-captures",
+            about: "shows captured stones among the prisoners but leaves them out of the count",
+            flaw: Flaw::Count(|p, h| {
+                (
+                    Prisoners {
+                        captures: [0, 0],
+                        ..p
+                    },
+                    h,
+                )
+            }),
+        },
+        Mutant {
+            name: "count-forgets-the-handicap",
+            about: "counts a handicap game as an even game (even komi, no compensation, draws)",
+            flaw: Flaw::Count(|p, _| (p, 0)),
+        },
+        Mutant {
+            name: "compensation-under-territory",
+            about: "gives White the handicap compensation under territory counting too",
+            flaw: Flaw::CompensationUnderTerritory,
+        },
+        Mutant {
             name: "resign-only-on-turn",
             about: "refuses a resignation by the player who is not to move",
             flaw: Flaw::ResignOnlyOnTurn,
@@ -541,6 +587,36 @@ impl Referee for MutantEngine {
     /// The count of the reference's position: flaws that only move prisoners show in
     /// `prisoners`, not here.
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
+        let flawed = match (self.mutant.flaw, self.inner.game()) {
+            (Flaw::Count(change), Some(game)) if game.resigned().is_none() => {
+                let (prisoners, handicap) = change(game.prisoner_breakdown(), game.handicap());
+                Some(counting::count(
+                    game.board(),
+                    game.rules(),
+                    prisoners,
+                    &[],
+                    handicap,
+                ))
+            }
+            (Flaw::CompensationUnderTerritory, Some(game)) if game.resigned().is_none() => {
+                let mut count = game.count();
+                let handicap = i32::try_from(game.handicap()).unwrap_or(0);
+                if count.scoring == Scoring::Territory && handicap >= 2 {
+                    let extra = match game.rules().handicap_compensation {
+                        HandicapCompensation::None => 0,
+                        HandicapCompensation::NMinusOne => handicap - 1,
+                        HandicapCompensation::N => handicap,
+                    };
+                    count.total[Color::White.index()] += 2 * extra;
+                    count.margin -= 2 * extra;
+                }
+                Some(count)
+            }
+            _ => None,
+        };
+        if let Some(count) = flawed {
+            return (Some(count.result()), Some(count.total));
+        }
         match &self.plain {
             Some(plain) if plain.resigned().is_some() => (Some(plain.result()), None),
             Some(plain) => {
