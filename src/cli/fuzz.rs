@@ -112,19 +112,26 @@ fn report(
     out: &Path,
 ) -> CommandResult {
     let before = case.events.len();
-    let (small, divergence) = minimise(case, found, &mut |candidate: &Case| match differential(
-        &mut Reference::new(),
-        engine.as_mut(),
-        candidate,
-    ) {
-        Played::Diverged(d) => {
-            if d.key == "error" {
-                *engine = factory();
-            }
-            Some(d)
-        }
-        _ => None,
-    });
+    let plain = spec.rules(finding::BASE_RULESET)?;
+    let (small, divergence) =
+        minimise(
+            case,
+            found,
+            &plain,
+            &mut |candidate: &Case| match differential(
+                &mut Reference::new(),
+                engine.as_mut(),
+                candidate,
+            ) {
+                Played::Diverged(d) => {
+                    if d.key == "error" {
+                        *engine = factory();
+                    }
+                    Some(d)
+                }
+                _ => None,
+            },
+        );
     println!(
         "minimised from {before} events and {} set-up stones to {} events and {} stones: {}",
         case.setup.stones.len(),

@@ -9,6 +9,7 @@
 use super::differential::Divergence;
 use super::game::Case;
 use crate::game::{Event, Refereed};
+use crate::rules::{Rules, AXES};
 
 /// The most candidate games one minimisation tries: each is a whole game through both
 /// implementations, and a GTP engine answers in milliseconds, so this bounds a minimisation
@@ -16,10 +17,14 @@ use crate::game::{Event, Refereed};
 pub const MAX_TRIES: usize = 3000;
 
 /// A smaller game for which `diverges` still gives a divergence with the key of `found`, and
-/// that divergence. `diverges` plays a candidate through both implementations.
+/// that divergence. `diverges` plays a candidate through both implementations. Last, every
+/// rules axis that does not matter is set back to its value in `plain` (the ruleset the
+/// scenario will be written against), so the scenario overrides only what the divergence
+/// needs.
 pub fn minimise(
     case: &Case,
     found: &Divergence,
+    plain: &Rules,
     diverges: &mut dyn FnMut(&Case) -> Option<Divergence>,
 ) -> (Case, Divergence) {
     let mut best = truncated(case, found.after);
@@ -88,6 +93,20 @@ pub fn minimise(
         }
         if best == before {
             break;
+        }
+    }
+    for axis in AXES {
+        let (Some(now), Some(wanted)) = (best.rules.get(axis), plain.get(axis)) else {
+            continue;
+        };
+        if now == wanted {
+            continue;
+        }
+        let mut candidate = best.clone();
+        if candidate.rules.set(axis, &wanted).is_ok() {
+            if let Some(c) = test(&candidate, &mut divergence) {
+                best = c;
+            }
         }
     }
     (best, divergence)
