@@ -18,12 +18,8 @@ use crate::conformance::harness::Factory;
 use crate::conformance::{run_scenario, Outcome, Referee, Reference};
 use crate::fuzzing::finding::{self, Provenance};
 use crate::fuzzing::minimise::minimise;
-use crate::fuzzing::{differential, Case, Divergence, GameInput, Played};
-use crate::gtp::rng::SplitMix64;
+use crate::fuzzing::{differential, game_bytes, Case, Divergence, GameInput, Played};
 use crate::scenario::{write, Scenario};
-
-/// Bytes of generator output per game: more than the largest game reads.
-const BYTES_PER_GAME: usize = 2048;
 
 #[derive(Args)]
 pub(super) struct FuzzArgs {
@@ -173,17 +169,6 @@ fn report(
         println!("warning: the scenario does not show the divergence through `goconform check`");
     }
     Ok(ExitCode::from(1))
-}
-
-/// The generator bytes of game `game` of a run: a fresh SplitMix64 stream per game, so a game
-/// does not depend on how many bytes the ones before it used.
-fn game_bytes(seed: u64, game: u64) -> Vec<u8> {
-    let mut rng = SplitMix64::new(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut bytes = Vec::with_capacity(BYTES_PER_GAME);
-    while bytes.len() < BYTES_PER_GAME {
-        bytes.extend_from_slice(&rng.next_u64().to_le_bytes());
-    }
-    bytes
 }
 
 fn clock_seed() -> u64 {

@@ -66,7 +66,8 @@ pub enum EventChoice {
     Pass,
     /// A dispute; the colour named (`Some(true)`: white), or none.
     Dispute(Option<bool>),
-    /// An agreement that the strings through the n-th stones on the board are dead.
+    /// An agreement that the strings through the n-th stones on the board are dead (now and
+    /// then a point of the board that may be empty).
     Agree(u8, u8),
     Resign(bool),
     /// A referee's record: the player to move plays on the n-th point although the rules may
@@ -297,6 +298,9 @@ impl GameInput {
         };
         let record = caps.observes(Observable::Procedures);
         let out_of_turn = caps.judges(Reason::OutOfTurn);
+        // Events after the end are all refused (game over): two of them are enough to check
+        // that an implementation refuses them.
+        let mut after_end = 0;
         for choice in &self.events {
             if case.events.len() >= MAX_EVENTS {
                 break;
@@ -304,7 +308,10 @@ impl GameInput {
             let game = referee.game();
             let phase = game.phase();
             if phase == Phase::Ended {
-                break;
+                after_end += 1;
+                if after_end > 2 {
+                    break;
+                }
             }
             let ending_events = caps.takes(EventKind::Dispute) || caps.takes(EventKind::Agree);
             if phase == Phase::Paused && !ending_events && !record {
@@ -352,7 +359,10 @@ fn concrete(
         ),
         EventChoice::Agree(a, b) => {
             let stones = board.stones();
-            let dead: Vec<Point> = if stones.is_empty() || a % 3 == 0 {
+            let dead: Vec<Point> = if a % 7 == 0 {
+                // Now and then a point that may be empty: an agreement naming no stone.
+                vec![point_at(usize::from(b), w, h)]
+            } else if stones.is_empty() || a % 3 == 0 {
                 Vec::new()
             } else {
                 let mut dead = vec![stones[usize::from(a) % stones.len()].0];
