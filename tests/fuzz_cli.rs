@@ -12,8 +12,12 @@ use std::path::PathBuf;
 use common::{goconform, root};
 
 fn mutant() -> String {
+    mutant_in("suicide")
+}
+
+fn mutant_in(mode: &str) -> String {
     format!(
-        "jsonl:python3 {} {}",
+        "jsonl:python3 {} {} {mode}",
         root().join("tests/fixtures/jsonl/mutant.py").display(),
         env!("CARGO_BIN_EXE_goconform")
     )
@@ -80,6 +84,45 @@ fn a_broken_engine_yields_a_scenario_that_fails_for_it_and_passes_for_the_refere
     assert!(moves.matches('"').count() / 2 <= 12, "{moves}");
     // The rules are minimised too: suicide is forbidden under aga, so nothing is overridden.
     assert!(!text.contains("\nset = "), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A crash is a finding too: the engine is replaced after each breakdown, the game minimised
+/// with new engines, and the scenario shows the breakdown through `goconform check`.
+#[test]
+fn an_engine_that_crashes_is_replaced_and_the_crash_becomes_a_scenario() {
+    let out = scratch("crash");
+    let engine = mutant_in("crash-3");
+    let run = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--seconds",
+        "60",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    let path = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("wrote "))
+        .expect("the path of the scenario is printed")
+        .to_string();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("size = 3\n"), "{text}");
+    assert_eq!(goconform(&["check", &path]).status.code(), Some(0));
+    let theirs = goconform(&["check", &path, "--engine", &engine]);
+    let report = String::from_utf8_lossy(&theirs.stdout);
+    assert_eq!(theirs.status.code(), Some(1), "{report}");
+    // Minimised to the start: the crashed engine shows nothing of the set-up (a JSON-lines
+    // engine's failure to start is reported by the first event, and none is left).
+    assert!(
+        report.contains("error") || report.contains("(nothing shown)"),
+        "{report}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 
