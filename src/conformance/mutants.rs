@@ -334,7 +334,7 @@ pub fn mutants() -> Vec<Mutant> {
         },
         Mutant {
             name: "ko-ban-survives-passes",
-            about: "under simple ko, keeps the ban on retaking a ko across a pass",
+            about: "under simple ko, keeps a ko ban until the banned player plays, across passes",
             flaw: Flaw::KoBanSurvivesPasses,
         },
         Mutant {
@@ -422,8 +422,8 @@ pub struct MutantEngine {
     inner: Reference,
     /// The rules it was given (a wrapper flaw may depend on them).
     rules: Rules,
-    /// For [`Flaw::KoBanSurvivesPasses`]: who may not retake where, and whether a pass has
-    /// been made since (the reference has lifted its ban then; this one keeps it).
+    /// For [`Flaw::KoBanSurvivesPasses`]: who may not retake where, and whether that player
+    /// has passed since (the reference has lifted its ban then; this one keeps it).
     ko_ban: Option<(Color, Point, bool)>,
     /// What the flaw moved between the prisoners of Black and White (added to what the
     /// reference shows).
@@ -523,14 +523,20 @@ impl Referee for MutantEngine {
                     }
                 }
                 let verdict = self.inner.apply(event)?;
+                // The ban lasts until the banned player plays on the board: its pass does
+                // not lift it, nor does the other player's play elsewhere.
                 match (&verdict, mv) {
-                    (Verdict::Legal { captured, .. }, Move::Play(_)) => {
-                        self.ko_ban =
-                            (captured.len() == 1).then(|| (color.opponent(), captured[0], false));
+                    (Verdict::Legal { captured, .. }, Move::Play(_)) if captured.len() == 1 => {
+                        self.ko_ban = Some((color.opponent(), captured[0], false));
+                    }
+                    (Verdict::Legal { .. }, Move::Play(_))
+                        if self.ko_ban.is_some_and(|(banned, _, _)| banned == *color) =>
+                    {
+                        self.ko_ban = None;
                     }
                     (Verdict::Legal { .. }, Move::Pass) => {
-                        if let Some((banned, at, _)) = self.ko_ban {
-                            self.ko_ban = Some((banned, at, true));
+                        if let Some((banned, at, passed)) = self.ko_ban {
+                            self.ko_ban = Some((banned, at, passed || banned == *color));
                         }
                     }
                     _ => {}
