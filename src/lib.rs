@@ -12,7 +12,9 @@
 //! 5. [`conformance`]: the [`conformance::Referee`] trait and the runner that checks scenarios
 //!    through any implementation of it, the reference included.
 //!    [`engines`]: engines in other processes (GTP, ...) behind that trait.
-//! 6. [`gtp`] and [`cli`]: thin faces over the layers above.
+//! 6. [`gtp`]: the reference as a GTP engine. [`fuzzing`]: structured games, the differential
+//!    runner, minimisation and the checks behind the fuzz targets and `goconform fuzz`.
+//! 7. [`cli`]: the command line, a thin face over the layers above.
 //!
 //! # Judging moves with the reference executor
 //!
@@ -48,6 +50,7 @@ pub mod board;
 pub mod cli;
 pub mod conformance;
 pub mod engines;
+pub mod fuzzing;
 pub mod game;
 pub mod gtp;
 pub mod rules;

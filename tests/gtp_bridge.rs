@@ -272,7 +272,9 @@ fn what_gtp_cannot_express_is_not_applicable() {
 /// the only failures are GNU Go's known divergences, which its scenarios document: under
 /// `--positional-superko --allow-all-suicide` a single-stone suicide that leaves the board
 /// as it was is allowed (GNU Go does not test suicides against the history), and under
-/// `--situational-superko --allow-all-suicide` the same after a pass.
+/// `--situational-superko --allow-all-suicide` the same after a pass; and under either
+/// superko with `--allow-suicide` or `--allow-all-suicide`, a self-capture of several stones
+/// that recreates an earlier position (found by `goconform fuzz`).
 #[test]
 fn the_whole_suite_through_every_gnu_go_profile() {
     let Some(binary) = gnugo() else { return };
@@ -321,6 +323,46 @@ fn the_whole_suite_through_every_gnu_go_profile() {
         (
             "gnugo-situational-allow-all-suicide",
             "single-stone-suicide-after-pass",
+            "new-zealand",
+        ),
+        (
+            "gnugo-positional-allow-suicide",
+            "multi-stone-suicide-empties-board",
+            "positional-multi-stone",
+        ),
+        (
+            "gnugo-positional-allow-suicide",
+            "multi-stone-suicide-repeats-position",
+            "positional-multi-stone",
+        ),
+        (
+            "gnugo-positional-allow-all-suicide",
+            "multi-stone-suicide-empties-board",
+            "logical-rules",
+        ),
+        (
+            "gnugo-positional-allow-all-suicide",
+            "multi-stone-suicide-empties-board",
+            "tromp-taylor",
+        ),
+        (
+            "gnugo-positional-allow-all-suicide",
+            "multi-stone-suicide-repeats-position",
+            "logical-rules",
+        ),
+        (
+            "gnugo-positional-allow-all-suicide",
+            "multi-stone-suicide-repeats-position",
+            "tromp-taylor",
+        ),
+        (
+            "gnugo-situational-allow-suicide",
+            "multi-stone-suicide-empties-board",
+            "situational-multi-stone",
+        ),
+        (
+            "gnugo-situational-allow-all-suicide",
+            "multi-stone-suicide-empties-board",
             "new-zealand",
         ),
     ];

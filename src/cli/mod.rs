@@ -7,6 +7,7 @@
 mod check;
 mod compare;
 mod engines;
+mod fuzz;
 mod mutants;
 mod ruling;
 mod score;
@@ -53,6 +54,10 @@ enum Command {
     /// The implementations `check --engine` and `compare --engine` can run, with their
     /// capabilities.
     Engines,
+    /// Random games through the reference and an engine until they part; the smallest game
+    /// that still shows the divergence is written as a scenario (exit 1), else the number of
+    /// games played is printed (exit 0).
+    Fuzz(fuzz::FuzzArgs),
     /// Run the suite through deliberately broken executors and list the scenarios that
     /// catch each; exits 1 if any broken executor passes the whole suite.
     Mutants(mutants::MutantsArgs),
@@ -124,6 +129,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(&root, &args),
         Command::Compare(args) => compare::compare(&root, &args),
         Command::Engines => engines::list(),
+        Command::Fuzz(args) => fuzz::fuzz(&root, &args),
         Command::Mutants(args) => mutants::mutants(&root, &args),
         Command::Serve => serve(),
         Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
@@ -146,6 +152,16 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The factory for an engine spec as `--engine` takes it (`reference`, `naive`, a GNU Go
+/// profile, `goban`, `gtp:CMD`, `jsonl:CMD`) with the default time limits, for tools outside
+/// the command line: the `differential_engine` fuzz target and `tests/fuzz_corpus.rs` pick
+/// their engine with it.
+pub fn engine_factory(
+    spec: &str,
+) -> Result<Box<crate::conformance::harness::Factory<'static>>, String> {
+    engines::factory(spec, &engines::EngineOptions::default())
 }
 
 /// The outcome of a subcommand: an exit code, or a message for bad input.

@@ -173,7 +173,9 @@ pub fn gnugo_program() -> String {
 /// suicide that leaves the board as it was, and under `--situational-superko` the one that
 /// recreates a board with the same player to move (`single-stone-suicide`,
 /// `single-stone-suicide-after-pass`, `last-liberty-only`, `pass-always-legal` fail under the
-/// `tromp-taylor`, `logical-rules` and `new-zealand` runs).
+/// `tromp-taylor`, `logical-rules` and `new-zealand` runs). `goconform fuzz` found that the
+/// same holds for a self-capture of several stones under `--allow-suicide` as well
+/// (`multi-stone-suicide-empties-board`, `multi-stone-suicide-repeats-position`).
 pub fn gnugo_profiles() -> Vec<GtpProfile> {
     let program = gnugo_program();
     let kos = [

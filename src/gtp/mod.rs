@@ -91,7 +91,7 @@
 //!   nothing changes.
 
 mod protocol;
-mod rng;
+pub(crate) mod rng;
 
 use std::cmp::Reverse;
 use std::collections::HashSet;

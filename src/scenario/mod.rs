@@ -14,6 +14,7 @@ pub mod expectations;
 pub mod lint;
 mod raw;
 pub mod tournament;
+pub mod write;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

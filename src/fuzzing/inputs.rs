@@ -1,0 +1,180 @@
+//! Checks over arbitrary bytes for every reader of outside input: the scenario loader, the
+//! GTP engine and the JSON-lines server. Each returns `Err` with what went wrong for a
+//! failure a fuzzer should report (a broken round trip, an answer out of protocol), and a
+//! panic inside is the other kind of finding: the fuzz targets call these and nothing else,
+//! and `tests/fuzz_corpus.rs` replays every committed input through them on stable.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use crate::conformance::{run_scenario, Reference};
+use crate::engines::protocol::{validate_reply, Request, RunRequest};
+use crate::engines::serve::serve_referee;
+use crate::scenario::{write, Scenario};
+use crate::spec::{embedded, Spec};
+
+/// The embedded specification, read once per process (a fuzzer calls a check many thousand
+/// times a second).
+fn spec() -> &'static Spec {
+    static SPEC: OnceLock<Spec> = OnceLock::new();
+    SPEC.get_or_init(|| embedded::spec().expect("the embedded specification loads"))
+}
+
+/// The scenario loader on arbitrary bytes: it never panics, and a scenario it accepts is
+/// written back out, read again into the same scenario, and run by the reference the same way
+/// both times.
+pub fn check_scenario(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    // The loader wants a scenario in a file named after its id: name the file so, or no
+    // input but one with the id `input` would get past that check to the round trip.
+    let id = toml::from_str::<toml::Table>(&text)
+        .ok()
+        .and_then(|t| t.get("id").and_then(|v| v.as_str()).map(str::to_string))
+        .filter(|id| crate::spec::is_slug(id))
+        .unwrap_or_else(|| "input".to_string());
+    let path = PathBuf::from(format!("conformance/fuzz/{id}.toml"));
+    let path = path.as_path();
+    let spec = spec();
+    let _ = Scenario::parse_record(path, &text, spec);
+    let Ok(first) = Scenario::parse(path, &text, "fuzz", spec) else {
+        return Ok(());
+    };
+    let written = write::to_toml(&first);
+    let again = Scenario::parse(path, &written, "fuzz", spec).map_err(|e| {
+        let problems: Vec<String> = e.iter().map(ToString::to_string).collect();
+        format!(
+            "a scenario written back out does not load:\n{}\n{written}",
+            problems.join("\n")
+        )
+    })?;
+    same_scenario(&first, &again).map_err(|what| format!("{what} changed in:\n{written}"))?;
+    let all = |_: &str| true;
+    let a = run_scenario(&first, 0, &mut Reference::new(), &all);
+    let b = run_scenario(&again, 0, &mut Reference::new(), &all);
+    let outcomes = |t: &[crate::conformance::Trial]| -> Vec<(String, Vec<crate::game::Verdict>)> {
+        t.iter()
+            .map(|t| (t.outcome.word().to_string(), t.verdicts.clone()))
+            .collect()
+    };
+    if outcomes(&a) != outcomes(&b) {
+        return Err(format!(
+            "a scenario written back out runs differently:\n{written}"
+        ));
+    }
+    Ok(())
+}
+
+/// Which part of two loaded scenarios differs, if any (line numbers aside).
+pub fn same_scenario(a: &Scenario, b: &Scenario) -> Result<(), &'static str> {
+    let parts: [(&str, bool); 12] = [
+        ("the id", a.id == b.id),
+        ("the title", a.title == b.title),
+        ("the description", a.description == b.description),
+        ("the clauses", a.clauses == b.clauses),
+        ("checked", a.checked == b.checked),
+        ("added", a.added == b.added),
+        ("the set-up", a.setup == b.setup),
+        ("the overrides", a.set == b.set && a.komi == b.komi),
+        ("the runs", a.runs == b.runs),
+        ("the events", a.events == b.events),
+        ("the cross-checks", a.crosschecks == b.crosschecks),
+        (
+            "the expectations",
+            a.expectations.len() == b.expectations.len()
+                && a.expectations.iter().zip(&b.expectations).all(|(x, y)| {
+                    (x.after, &x.runs, &x.checks, &x.note) == (y.after, &y.runs, &y.checks, &y.note)
+                }),
+        ),
+    ];
+    match parts.iter().find(|(_, same)| !same) {
+        Some((what, _)) => Err(what),
+        None => Ok(()),
+    }
+}
+
+/// The GTP engine on arbitrary bytes as its input: the session never fails or panics, and
+/// every answer starts with `=` or `?`.
+pub fn check_gtp(data: &[u8]) -> Result<(), String> {
+    let spec = spec();
+    let resolve = |name: &str| spec.rules(name);
+    let rules = spec.rules("aga").unwrap_or_default();
+    let mut output = Vec::new();
+    crate::gtp::serve(data, &mut output, rules, "aga".to_string(), &resolve)
+        .map_err(|e| format!("the GTP session failed: {e}"))?;
+    let text = String::from_utf8_lossy(&output);
+    // Answers are separated by an empty line; an answer's first line holds its status.
+    let mut starts = true;
+    for line in text.split('\n') {
+        if starts && !line.is_empty() && !line.starts_with('=') && !line.starts_with('?') {
+            return Err(format!("an answer does not start with = or ?: `{line}`"));
+        }
+        starts = line.is_empty();
+    }
+    Ok(())
+}
+
+/// The JSON-lines server on arbitrary bytes as its input: it never fails or panics, every
+/// reply is a valid protocol message, and every `run` request it can read encodes back to
+/// itself.
+pub fn check_jsonl(data: &[u8]) -> Result<(), String> {
+    let mut output = Vec::new();
+    serve_referee(&mut Reference::new(), data, &mut output)
+        .map_err(|e| format!("the server failed: {e}"))?;
+    for line in String::from_utf8_lossy(&output).lines() {
+        validate_reply(line).map_err(|problems| {
+            format!(
+                "the reply `{line}` breaks the protocol: {}",
+                problems.join("; ")
+            )
+        })?;
+    }
+    for line in String::from_utf8_lossy(data).lines() {
+        let Ok(Request::Run(run)) = serde_json::from_str::<Request>(line.trim()) else {
+            continue;
+        };
+        let Ok((rules, setup, events, observe)) = run.decode() else {
+            continue;
+        };
+        let again = RunRequest::new(run.id.clone(), &rules, &setup, &events, &observe);
+        let decoded = again.decode().map_err(|e| {
+            format!("a run request encoded from a decoded one does not decode: {e}")
+        })?;
+        if decoded != (rules, setup, events, observe) {
+            return Err(format!("a run request does not round-trip: `{line}`"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scenario_of_the_suite_passes_the_loader_check() {
+        for (_, text) in embedded::scenario_texts() {
+            check_scenario(text.as_bytes()).unwrap();
+        }
+    }
+
+    #[test]
+    fn garbage_is_harmless_everywhere() {
+        for input in [
+            &b""[..],
+            b"\xff\xfe\x00",
+            b"id = 3\nsize = [",
+            b"boardsize 99\nplay b z99\ngenmove w\nundo\nundo\n",
+            b"{\"type\":\"run\"}\n{}\nnot json\n",
+        ] {
+            check_scenario(input).unwrap();
+            check_gtp(input).unwrap();
+            check_jsonl(input).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_run_request_round_trips() {
+        let line = br#"{"type":"run","id":"t1","rules":{"draws":"jigo","ending":"agreement","handicap-compensation":"none","handicap-komi":"0","handicap-placement":"fixed","illegal-move":"none","ko":"simple","komi":"6.5","pass-stones":"off","scoring":"territory","seki-eyes":"neutral","suicide":"forbidden","white-passes-last":"no"},"setup":{"width":5,"height":5,"stones":[["A3","B"],["B3","W"]],"handicap":[],"to_move":"B","history":"played","handicap_as_placed":false},"events":["B C3","W B2"],"observe":["board"]}"#;
+        check_jsonl(line).unwrap();
+    }
+}
