@@ -261,24 +261,12 @@ impl Referee for GobanEngine {
                 let coord = trial.coord(p);
                 let before = trial.stones();
                 match trial.game.try_play(GobanMove::Play(coord.0, coord.1)) {
-                    Ok(_) => {
-                        let after = trial.stones();
-                        let gone = before.iter().filter(|s| !after.contains(s));
-                        let (own, opposing): (Vec<_>, Vec<_>) =
-                            gone.partition(|(_, owner)| *owner == color);
-                        let mut self_captured: Vec<Point> =
-                            own.into_iter().map(|&(p, _)| p).collect();
-                        // The played stone was not on the board before: if it is gone, it
-                        // went with its string.
-                        if !after.iter().any(|&(q, _)| q == p) {
-                            self_captured.push(p);
-                            self_captured.sort();
-                        }
-                        Ok(Verdict::Legal {
-                            captured: opposing.into_iter().map(|&(p, _)| p).collect(),
-                            self_captured,
-                        })
-                    }
+                    Ok(_) => Ok(super::play_verdict_from_boards(
+                        &before,
+                        &trial.stones(),
+                        color,
+                        p,
+                    )),
                     Err(e) => Ok(Verdict::Illegal(trial.reason(coord, e)?)),
                 }
             }

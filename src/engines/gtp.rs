@@ -63,7 +63,6 @@
 //! is being set up is reported by the first [`Referee::apply`] of that trial; until then
 //! [`Referee::observe`] shows nothing.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -594,25 +593,7 @@ impl GtpEngine {
         }
         let after = self.read_board()?;
         self.stones = Some(after.clone());
-        let before: BTreeMap<Point, Color> = before.into_iter().collect();
-        let after: BTreeMap<Point, Color> = after.into_iter().collect();
-        let removed = |owner: Color| -> Vec<Point> {
-            before
-                .iter()
-                .filter(|&(q, &c)| c == owner && after.get(q) != Some(&c))
-                .map(|(q, _)| *q)
-                .collect()
-        };
-        let captured = removed(color.opponent());
-        let mut self_captured = removed(color);
-        if after.get(&p) != Some(&color) {
-            self_captured.push(p);
-            self_captured.sort();
-        }
-        Ok(Verdict::Legal {
-            captured,
-            self_captured,
-        })
+        Ok(super::play_verdict_from_boards(&before, &after, color, p))
     }
 
     /// A reason for an illegal play, guessed from the board: never compared, since no GTP

@@ -16,3 +16,39 @@ pub mod serve;
 
 pub use gtp::{gnugo_profiles, profile_by_name, GtpEngine, GtpProfile};
 pub use process::EngineProcess;
+
+use crate::board::{Color, Point};
+use crate::game::Verdict;
+use crate::scenario::Stones;
+
+/// The verdict on a legal play by `color` at `p`, read from the boards before and after it:
+/// for engines that show the board but not what a play removed (GTP, the goban crate). The
+/// played stone was not on the board before, so if it is missing after, it went with its own
+/// string.
+pub(crate) fn play_verdict_from_boards(
+    before: &Stones,
+    after: &Stones,
+    color: Color,
+    p: Point,
+) -> Verdict {
+    let after: std::collections::BTreeSet<(Point, Color)> = after.iter().copied().collect();
+    let removed = |owner: Color| -> Vec<Point> {
+        let mut points: Vec<Point> = before
+            .iter()
+            .filter(|&&(q, c)| c == owner && !after.contains(&(q, c)))
+            .map(|&(q, _)| q)
+            .collect();
+        points.sort();
+        points
+    };
+    let captured = removed(color.opponent());
+    let mut self_captured = removed(color);
+    if !after.contains(&(p, color)) {
+        self_captured.push(p);
+        self_captured.sort();
+    }
+    Verdict::Legal {
+        captured,
+        self_captured,
+    }
+}
