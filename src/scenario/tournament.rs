@@ -476,48 +476,43 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             &["none", "byo-yomi", "canadian", "seconds"],
         )
     })?;
-    let needs = |ctx: &mut Ctx, present: bool, name: &str, why: &str| {
-        if !present {
-            ctx.err(&raw.span(), key, format!("missing `{name}`: {why}"));
-        }
+    // The optional fields, what each is for, and which kinds of overtime take which: a kind
+    // needs its own fields and refuses the others.
+    let fields = [
+        ("periods", "how many byo-yomi periods", c.periods.is_some()),
+        ("period", "the length of one period", c.period.is_some()),
+        ("stones", "how many stones each period", c.stones.is_some()),
+        (
+            "per_move",
+            "the time allowed for each move",
+            c.per_move.is_some(),
+        ),
+    ];
+    let wanted: &[&str] = match word.as_str() {
+        "none" => &[],
+        "byo-yomi" => &["periods", "period"],
+        "canadian" => &["stones", "period"],
+        _ => &["per_move"],
     };
-    let refuse_extra = |ctx: &mut Ctx, present: bool, name: &str| {
-        if present {
+    for (name, why, present) in fields {
+        if wanted.contains(&name) && !present {
+            ctx.err(&raw.span(), key, format!("missing `{name}`: {why}"));
+        } else if !wanted.contains(&name) && present {
             ctx.err(
                 &raw.span(),
                 key,
                 format!("`{name}` does not belong to overtime `{word}`"),
             );
         }
-    };
+    }
     let period = |ctx: &mut Ctx| {
         c.period
             .as_ref()
             .and_then(|p| duration(ctx, p, &format!("{key}.period")))
     };
     let overtime = match word.as_str() {
-        "none" => {
-            refuse_extra(ctx, c.periods.is_some(), "periods");
-            refuse_extra(ctx, c.period.is_some(), "period");
-            refuse_extra(ctx, c.stones.is_some(), "stones");
-            refuse_extra(ctx, c.per_move.is_some(), "per_move");
-            Overtime::None
-        }
+        "none" => Overtime::None,
         "byo-yomi" => {
-            needs(
-                ctx,
-                c.periods.is_some(),
-                "periods",
-                "how many byo-yomi periods",
-            );
-            needs(
-                ctx,
-                c.period.is_some(),
-                "period",
-                "the length of one period",
-            );
-            refuse_extra(ctx, c.stones.is_some(), "stones");
-            refuse_extra(ctx, c.per_move.is_some(), "per_move");
             let periods = c
                 .periods
                 .as_ref()
@@ -528,20 +523,6 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             }
         }
         "canadian" => {
-            needs(
-                ctx,
-                c.stones.is_some(),
-                "stones",
-                "how many stones each period",
-            );
-            needs(
-                ctx,
-                c.period.is_some(),
-                "period",
-                "the length of one period",
-            );
-            refuse_extra(ctx, c.periods.is_some(), "periods");
-            refuse_extra(ctx, c.per_move.is_some(), "per_move");
             let stones = c
                 .stones
                 .as_ref()
@@ -552,15 +533,6 @@ fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeCo
             }
         }
         _ => {
-            needs(
-                ctx,
-                c.per_move.is_some(),
-                "per_move",
-                "the time allowed for each move",
-            );
-            refuse_extra(ctx, c.periods.is_some(), "periods");
-            refuse_extra(ctx, c.period.is_some(), "period");
-            refuse_extra(ctx, c.stones.is_some(), "stones");
             let per_move = c
                 .per_move
                 .as_ref()
