@@ -55,5 +55,6 @@ pub mod game;
 pub mod gtp;
 pub mod rules;
 pub mod scenario;
+pub mod sgf;
 pub mod spec;
 pub mod tournament;

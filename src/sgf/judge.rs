@@ -1,0 +1,481 @@
+//! Judging a game record under a ruleset: the first move that breaks a rule, the count, and
+//! whether the recorded result agrees with it.
+//!
+//! The record's moves go through the reference executor exactly as a scenario's do. Two things
+//! a record leaves implicit are made explicit here, and reported:
+//! - play that goes on after two passes: under rules whose ending resumes play after a
+//!   dispute, the players evidently disputed, so a dispute is applied before the next move
+//!   (and the move must then be the one the rules give the first turn to);
+//! - the end: where play stopped with two passes, the record's territory marks (`TB`/`TW`)
+//!   are the agreement on dead stones, applied as an agreement (so White passes last where
+//!   the rules say so). Where play stopped otherwise, the position is counted as it stands.
+//!
+//! A counted `RE` is then classified: it **agrees** when the count with the recorded dead
+//! stones (none, without marks) gives it; it is **consistent** when some other choice of dead
+//! stones among the groups that could be dead gives it (the choice is reported); it
+//! **disagrees** when no such choice does; it is **not checkable** when there is nothing to
+//! count (a resignation, time, an illegal move) or too many groups to try every choice.
+//! "Could be dead" is a group (strings of one colour joined by empty regions only they
+//! border) without two such regions: a group with two eyes is never offered as dead.
+
+use std::collections::BTreeSet;
+
+use crate::board::{Board, Color, Move, Point};
+use crate::game::counting::{self, Count};
+use crate::game::{Event, Game, Phase, Reason, Verdict};
+use crate::rules::{Ending, HandicapPlacement, Rules};
+use crate::spec::Spec;
+
+use super::{Record, RecordedResult};
+
+/// At most this many groups that could be dead are tried in every combination (2^n counts).
+pub const MAX_SEARCHED_GROUPS: usize = 10;
+
+/// The first move of a record that breaks a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// 1-based move number in the record.
+    pub move_number: usize,
+    pub color: Color,
+    pub mv: Move,
+    pub reason: Reason,
+    /// Where the move is written (line, column).
+    pub position: super::Position,
+    /// The clauses of the ruleset's documents behind the reason.
+    pub clauses: Vec<String>,
+}
+
+/// How a recorded result compares with the count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResultCheck {
+    /// The count with the recorded dead stones (none without territory marks) gives `RE`.
+    Agrees,
+    /// Another choice of dead stones gives `RE`: these.
+    Consistent { dead: Vec<Point> },
+    /// No choice of dead stones among the groups that could be dead gives `RE`.
+    Disagrees,
+    /// Nothing to compare, and why.
+    NotCheckable(String),
+}
+
+impl ResultCheck {
+    /// One word for tables and machines.
+    pub fn word(&self) -> &'static str {
+        match self {
+            ResultCheck::Agrees => "agrees",
+            ResultCheck::Consistent { .. } => "consistent",
+            ResultCheck::Disagrees => "disagrees",
+            ResultCheck::NotCheckable(_) => "not-checkable",
+        }
+    }
+}
+
+/// A record judged under one ruleset.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// How many of the record's moves were played before the first violation (all of them
+    /// when there is none).
+    pub moves_played: usize,
+    pub violation: Option<Violation>,
+    /// Move numbers before which play resumed after two passes (an implied dispute).
+    pub resumptions: Vec<usize>,
+    /// Whether play stopped with two passes in a row.
+    pub ended_by_passes: bool,
+    /// The count with the recorded dead stones, where the record marks them or play ended in
+    /// a way that needs none to be named (the count of the position as it stands otherwise
+    /// would guess): `None` where the dead stones are not known.
+    pub count: Option<Count>,
+    /// The dead stones the count used.
+    pub dead: Vec<Point>,
+    pub check: ResultCheck,
+}
+
+/// The rules a record is judged under: the ruleset with the record's komi (even and handicap
+/// komi both), and a free handicap placement when the record places its own stones (the
+/// record shows where they went, which the players agreed to).
+pub fn rules_for(record: &Record, mut rules: Rules) -> Rules {
+    if let Some(komi) = &record.komi {
+        rules.komi = komi.komi;
+        rules.handicap_komi = komi.komi;
+    }
+    if !record.setup.handicap.is_empty() {
+        rules.handicap_placement = HandicapPlacement::Free;
+    }
+    rules
+}
+
+/// The game after a record's moves, with what happened on the way.
+pub struct Replay {
+    pub game: Game,
+    pub moves_played: usize,
+    pub violation: Option<(usize, Color, Move, Reason)>,
+    pub resumptions: Vec<usize>,
+    /// The events as applied, implied disputes included: what a scenario of this record holds.
+    pub events: Vec<Event>,
+}
+
+/// Plays a record's moves under `rules` (already adjusted by [`rules_for`]) until the first
+/// that breaks a rule. `Err` is a set-up the rules cannot start from.
+pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
+    let mut game = Game::new(rules, &record.setup).map_err(|e| e.to_string())?;
+    let mut replay_events = Vec::with_capacity(record.events.len() + 2);
+    let mut resumptions = Vec::new();
+    for (index, event) in record.events.iter().enumerate() {
+        let Event::Move(color, mv) = event else {
+            continue;
+        };
+        if game.phase() == Phase::Paused && resumes(game.rules().ending) {
+            let dispute = Event::Dispute(Some(*color));
+            match game.apply(dispute.clone()) {
+                Verdict::Legal { .. } => {
+                    resumptions.push(index + 1);
+                    replay_events.push(dispute);
+                }
+                verdict => {
+                    let reason = verdict.reason().unwrap_or(Reason::OutOfTurn);
+                    return Ok(stopped(
+                        game,
+                        index,
+                        *color,
+                        *mv,
+                        reason,
+                        resumptions,
+                        replay_events,
+                    ));
+                }
+            }
+        }
+        match game.apply(event.clone()) {
+            Verdict::Illegal(reason) => {
+                return Ok(stopped(
+                    game,
+                    index,
+                    *color,
+                    *mv,
+                    reason,
+                    resumptions,
+                    replay_events,
+                ));
+            }
+            _ => replay_events.push(event.clone()),
+        }
+    }
+    Ok(Replay {
+        game,
+        moves_played: record.events.len(),
+        violation: None,
+        resumptions,
+        events: replay_events,
+    })
+}
+
+fn stopped(
+    game: Game,
+    index: usize,
+    color: Color,
+    mv: Move,
+    reason: Reason,
+    resumptions: Vec<usize>,
+    events: Vec<Event>,
+) -> Replay {
+    Replay {
+        game,
+        moves_played: index,
+        violation: Some((index + 1, color, mv, reason)),
+        resumptions,
+        events,
+    }
+}
+
+fn resumes(ending: Ending) -> bool {
+    matches!(ending, Ending::PauseAgreeResume | Ending::PlayOn)
+}
+
+/// Judges a record under the ruleset `name` with `rules` (the ruleset's axes; the record's
+/// komi and handicap are applied here).
+pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgement {
+    let rules = rules_for(record, rules);
+    let replay = match replay(record, rules) {
+        Ok(replay) => replay,
+        Err(message) => {
+            return Judgement {
+                ruleset: name.to_string(),
+                moves_played: 0,
+                violation: None,
+                resumptions: Vec::new(),
+                ended_by_passes: false,
+                count: None,
+                dead: Vec::new(),
+                check: ResultCheck::NotCheckable(format!("the set-up is refused: {message}")),
+            }
+        }
+    };
+    let violation = replay
+        .violation
+        .map(|(number, color, mv, reason)| Violation {
+            move_number: number,
+            color,
+            mv,
+            reason,
+            position: record
+                .positions
+                .get(number - 1)
+                .copied()
+                .unwrap_or_default(),
+            clauses: clauses_for(reason, name, spec),
+        });
+    let game = &replay.game;
+    let ended_by_passes = game.phase() == Phase::Paused
+        || (game.phase() == Phase::Ended && game.resigned().is_none());
+    let recorded_dead = record.dead_stones(game.board());
+    let counter = Counter { game };
+    let (count, dead) = if violation.is_some() || game.resigned().is_some() {
+        (None, Vec::new())
+    } else {
+        match &recorded_dead {
+            Some(dead) => (Some(counter.count(dead)), dead.clone()),
+            None if game.phase() == Phase::Ended => (Some(counter.count(&[])), Vec::new()),
+            None => (None, Vec::new()),
+        }
+    };
+    let check = match (&violation, &record.result) {
+        (Some(v), _) => ResultCheck::NotCheckable(format!(
+            "move {} breaks a rule ({})",
+            v.move_number, v.reason
+        )),
+        (None, None) => ResultCheck::NotCheckable("no result recorded".to_string()),
+        (None, Some(result)) => match result.counted() {
+            None => ResultCheck::NotCheckable(match result {
+                RecordedResult::Resignation(_) => "a resignation".to_string(),
+                RecordedResult::Time(_) => "a win on time".to_string(),
+                RecordedResult::Forfeit(_) => "a forfeit".to_string(),
+                RecordedResult::Win(_) => "a win with no margin".to_string(),
+                RecordedResult::Void => "no result (void)".to_string(),
+                RecordedResult::Unknown => "the result is unknown".to_string(),
+                other => format!("`{other}` is not a result SGF defines"),
+            }),
+            Some(wanted) => {
+                let as_recorded = recorded_dead.clone().unwrap_or_default();
+                if counter.count(&as_recorded).result() == wanted
+                    || draw_matches(&counter.count(&as_recorded), result)
+                {
+                    ResultCheck::Agrees
+                } else {
+                    counter.search(result)
+                }
+            }
+        },
+    };
+    Judgement {
+        ruleset: name.to_string(),
+        moves_played: replay.moves_played,
+        violation,
+        resumptions: replay.resumptions,
+        ended_by_passes,
+        count,
+        dead,
+        check,
+    }
+}
+
+/// A zero margin the rules give to one side is still a drawn board: `RE[0]` agrees with it.
+fn draw_matches(count: &Count, result: &RecordedResult) -> bool {
+    matches!(result, RecordedResult::Draw) && count.margin == 0
+}
+
+/// Counts the final position of a replay with a choice of dead stones.
+struct Counter<'a> {
+    game: &'a Game,
+}
+
+impl Counter<'_> {
+    /// The count with `dead` removed: as an agreement where play is paused (so White passes
+    /// last where the rules say so), otherwise the position as it stands.
+    fn count(&self, dead: &[Point]) -> Count {
+        if self.game.phase() == Phase::Paused {
+            let mut ended = self.game.clone();
+            if ended.apply(Event::Agree(dead.to_vec())).is_legal() {
+                return ended.count();
+            }
+        }
+        counting::count(
+            self.game.board(),
+            self.game.rules(),
+            self.game.prisoner_breakdown(),
+            &expand(self.game.board(), dead),
+            self.game.handicap(),
+        )
+    }
+
+    /// Every choice of dead groups among those that could be dead, smallest first, until one
+    /// gives `wanted`.
+    fn search(&self, wanted: &RecordedResult) -> ResultCheck {
+        let Some(text) = wanted.counted() else {
+            return ResultCheck::NotCheckable("no counted result".to_string());
+        };
+        let groups = weak_groups(self.game.board());
+        if groups.len() > MAX_SEARCHED_GROUPS {
+            return ResultCheck::NotCheckable(format!(
+                "{} groups without two eyes: too many to try every choice of dead stones \
+                 (at most {MAX_SEARCHED_GROUPS})",
+                groups.len()
+            ));
+        }
+        let mut masks: Vec<u32> = (1..(1u32 << groups.len())).collect();
+        masks.sort_by_key(|m| m.count_ones());
+        for mask in masks {
+            let dead: Vec<Point> = groups
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .flat_map(|(_, g)| g.iter().copied())
+                .collect();
+            let count = self.count(&dead);
+            if count.result() == text || draw_matches(&count, wanted) {
+                let mut dead = dead;
+                dead.sort();
+                return ResultCheck::Consistent { dead };
+            }
+        }
+        ResultCheck::Disagrees
+    }
+}
+
+/// Every stone of the strings through `points`.
+fn expand(board: &Board, points: &[Point]) -> Vec<Point> {
+    let mut all: BTreeSet<Point> = BTreeSet::new();
+    for &p in points {
+        if board.get(p).is_some() && !all.contains(&p) {
+            all.extend(board.string(p));
+        }
+    }
+    all.into_iter().collect()
+}
+
+/// The groups of a position that could be dead: strings of one colour joined through the
+/// empty regions that only they border, keeping those with fewer than two such regions.
+pub fn weak_groups(board: &Board) -> Vec<Vec<Point>> {
+    let points: Vec<Point> = board.points().collect();
+    let width = usize::from(board.width());
+    let at = |p: Point| usize::from(p.row) * width + usize::from(p.col);
+    // Empty regions and the colours that border each.
+    let mut region_of: Vec<Option<usize>> = vec![None; points.len()];
+    let mut borders: Vec<[bool; 2]> = Vec::new();
+    for &start in &points {
+        if board.get(start).is_some() || region_of[at(start)].is_some() {
+            continue;
+        }
+        let id = borders.len();
+        borders.push([false, false]);
+        let mut stack = vec![start];
+        region_of[at(start)] = Some(id);
+        while let Some(p) = stack.pop() {
+            for q in board.adjacent(p) {
+                match board.get(q) {
+                    Some(c) => borders[id][c.index()] = true,
+                    None if region_of[at(q)].is_none() => {
+                        region_of[at(q)] = Some(id);
+                        stack.push(q);
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    // Groups: stones of one colour, joined directly or through an empty region bordered by
+    // that colour alone.
+    let mut group_of: Vec<Option<usize>> = vec![None; points.len()];
+    let mut groups: Vec<(Vec<Point>, BTreeSet<usize>)> = Vec::new();
+    for &start in &points {
+        let Some(color) = board.get(start) else {
+            continue;
+        };
+        if group_of[at(start)].is_some() {
+            continue;
+        }
+        let id = groups.len();
+        let mut stones = Vec::new();
+        let mut eyes = BTreeSet::new();
+        let mut stack = vec![start];
+        group_of[at(start)] = Some(id);
+        while let Some(p) = stack.pop() {
+            stones.push(p);
+            for q in board.adjacent(p) {
+                match board.get(q) {
+                    Some(c) if c == color && group_of[at(q)].is_none() => {
+                        group_of[at(q)] = Some(id);
+                        stack.push(q);
+                    }
+                    Some(_) => {}
+                    None => {
+                        let Some(region) = region_of[at(q)] else {
+                            continue;
+                        };
+                        if borders[region][color.opponent().index()] || !eyes.insert(region) {
+                            continue;
+                        }
+                        // A region only this colour borders joins every stone around it.
+                        for &r in &points {
+                            if region_of[at(r)] != Some(region) {
+                                continue;
+                            }
+                            for s in board.adjacent(r) {
+                                if board.get(s) == Some(color) && group_of[at(s)].is_none() {
+                                    group_of[at(s)] = Some(id);
+                                    stack.push(s);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        stones.sort();
+        groups.push((stones, eyes));
+    }
+    groups
+        .into_iter()
+        .filter(|(_, eyes)| eyes.len() < 2)
+        .map(|(stones, _)| stones)
+        .collect()
+}
+
+/// The clauses behind a reason, as the ruleset's documents state them: the candidates that
+/// the ruleset adopts, else the logical rules' clause.
+pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
+    let candidates: &[&str] = match reason {
+        Reason::Occupied => &["aga-1991-r2-move", "agatr-vi-b-7-two-stones", "logic-r6"],
+        Reason::Suicide => &[
+            "aga-1991-r5-suicide",
+            "agatr-vi-b-7-suicide",
+            "logic-r7-step3",
+        ],
+        Reason::Ko => &[
+            "aga-1991-r6-ko",
+            "agatr-vi-b-7-ko",
+            "bga-ko-superko",
+            "london-3",
+            "logic-r8",
+        ],
+        Reason::Superko => &["aga-1991-r6", "bga-ko-superko", "london-3", "logic-r8"],
+        Reason::OutOfTurn => &["aga-1991-r2", "agatr-vi-b-1", "bga-illegal-alternation-run"],
+        Reason::GamePaused => &["aga-1991-r9", "bga-game-end-pause", "london-5"],
+        Reason::GameOver | Reason::NoResumption => &["aga-1991-r10", "bga-resumption", "london-6"],
+        _ => &[],
+    };
+    let adopted: Vec<String> = candidates
+        .iter()
+        .filter(|id| spec.adopters(id).contains(&ruleset))
+        .map(|id| id.to_string())
+        .collect();
+    if !adopted.is_empty() {
+        return adopted;
+    }
+    candidates
+        .iter()
+        .filter(|id| id.starts_with("logic-"))
+        .map(|id| id.to_string())
+        .collect()
+}

@@ -1,0 +1,480 @@
+//! Game records in SGF: reading them into the set-up and events a scenario holds, judging
+//! them under our rulesets, and writing scenarios back out as records.
+//!
+//! SGF is a file format like TOML, so this module sits beside `scenario` and above `game`:
+//! a record becomes a [`Setup`] and a list of [`Event`]s, and everything after that is the
+//! reference executor's. The grammar is parsed by the `sgf-parse` crate (FF\[4\], with its
+//! conversion of FF\[3\] long property names); [`text`] decodes the bytes by `CA` and maps
+//! errors back to a line, a column and a property; [`values`] reads the game-information
+//! values the way real records spell them.
+//!
+//! What a record means here:
+//! - the main line (the first variation at every branch) is the game;
+//! - `SZ` gives the board (`19`, or `13:9` width by height), 2 to 25 points a side;
+//! - `AB`/`AW`/`AE` in the root node are the set-up; with `HA[n]`, n of 2 or more, and
+//!   exactly n black set-up stones and no others, those stones are the handicap and White
+//!   moves first; `PL` says who moves first otherwise;
+//! - `B`/`W` are the moves; `B[]` is a pass, and so is `B[tt]` on boards up to 19x19;
+//! - `KM` is read by [`values::parse_komi`], `RE` by [`values::RecordedResult::parse`], `RU`
+//!   by [`values::rules_tag`];
+//! - `TB`/`TW` mark each side's territory at the end: the stones of the other colour on those
+//!   points are the stones the players agreed were dead.
+//!
+//! A record that cannot be read is one located error: file, line, column and property.
+
+pub mod judge;
+pub mod text;
+pub mod values;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
+use sgf_parse::{SgfNode, SgfProp};
+
+use crate::board::{Color, Move, Point};
+use crate::game::{Event, Setup, SetupHistory};
+use crate::spec::location::{Located, Source};
+
+pub use values::{KomiUnits, RecordKomi, RecordedResult, RulesTag};
+
+/// How to read records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    pub komi_units: KomiUnits,
+}
+
+/// Where a move is written in its file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// One game of an SGF file, read.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub path: PathBuf,
+    /// Which game of the file's collection (0 for the first).
+    pub game: usize,
+    /// The character set the file was decoded from.
+    pub charset: &'static str,
+    pub setup: Setup,
+    /// The moves of the main line, in order.
+    pub events: Vec<Event>,
+    /// Where each move is written.
+    pub positions: Vec<Position>,
+    pub komi: Option<RecordKomi>,
+    /// `HA` as written, when it is a number.
+    pub handicap: Option<u32>,
+    /// The handicap stones were written as a run of black moves before White's first (as
+    /// some servers record a free placement), and have been read as placed stones.
+    pub handicap_from_moves: bool,
+    /// `RU` as written, and what it names.
+    pub rules: Option<(String, RulesTag)>,
+    /// `RE`, read.
+    pub result: Option<RecordedResult>,
+    /// The points `TB` and `TW` mark (Black's territory, White's), when the record has them.
+    pub territory: Option<[Vec<Point>; 2]>,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub date: Option<String>,
+}
+
+impl Record {
+    /// The record's name in reports: the path, and the game's number in a collection of
+    /// several.
+    pub fn name(&self) -> String {
+        if self.game == 0 {
+            self.path.display().to_string()
+        } else {
+            format!("{}#{}", self.path.display(), self.game + 1)
+        }
+    }
+
+    /// The ruleset `RU` names, if it names one of ours.
+    pub fn ruleset(&self) -> Option<&'static str> {
+        match &self.rules {
+            Some((_, RulesTag::Ruleset(name))) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The dead stones the record's territory marks name on `board` (the final position):
+    /// stones of the other colour on each side's marked points. `None` without marks.
+    pub fn dead_stones(&self, board: &crate::board::Board) -> Option<Vec<Point>> {
+        let territory = self.territory.as_ref()?;
+        let mut dead = Vec::new();
+        for (owner, points) in [Color::Black, Color::White].iter().zip(territory) {
+            for &p in points {
+                if board.get(p) == Some(owner.opponent()) {
+                    dead.push(p);
+                }
+            }
+        }
+        dead.sort();
+        Some(dead)
+    }
+}
+
+/// Reads an SGF file's bytes: every game of its collection, each read or refused on its own.
+/// A file that cannot be parsed at all is one error.
+pub fn read(
+    path: &Path,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Vec<Result<Record, Located>>, Located> {
+    let (text, charset) = match text::decode(bytes) {
+        Ok(decoded) => decoded,
+        Err((offset, message)) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            return Err(Source::new(path, &lossy).error_at(offset, "CA", message));
+        }
+    };
+    let source = Source::new(path, &text);
+    let index = text::Index::new(&text);
+    let trees = match sgf_parse::parse(&text) {
+        Ok(trees) => trees,
+        Err(e) => {
+            let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
+            return Err(source.error_at(offset, "", format!("{what} ({e})")));
+        }
+    };
+    Ok(trees
+        .iter()
+        .enumerate()
+        .map(|(game, tree)| {
+            let reader = Reader {
+                source: &source,
+                index: &index,
+                game,
+            };
+            match tree.as_go_node() {
+                Ok(root) => reader.record(root, charset, options),
+                Err(_) => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
+            }
+        })
+        .collect())
+}
+
+/// Reads a file from disk: [`read`], with an unreadable file as one error.
+pub fn read_file(
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<Vec<Result<Record, Located>>, Located> {
+    let bytes = std::fs::read(path).map_err(|e| Located {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        key: String::new(),
+        message: format!("cannot read: {e}"),
+    })?;
+    read(path, &bytes, options)
+}
+
+/// Whether a path names an SGF file by its extension.
+pub fn is_sgf(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+}
+
+struct Reader<'a> {
+    source: &'a Source<'a>,
+    index: &'a text::Index,
+    game: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, node: usize, ident: &str, value: Option<usize>, message: &str) -> Located {
+        let offset = self.index.locate(self.game, node, ident, value);
+        self.source.error_at(offset, ident, message)
+    }
+
+    fn position(&self, node: usize, ident: &str) -> Position {
+        let offset = self.index.locate(self.game, node, ident, None);
+        let (line, column) = self.source.line_column(offset);
+        Position { line, column }
+    }
+
+    fn record(
+        &self,
+        root: &SgfNode<Prop>,
+        charset: &'static str,
+        options: &ReadOptions,
+    ) -> Result<Record, Located> {
+        let (width, height) = match root.get_property("SZ") {
+            None => (19, 19),
+            Some(Prop::SZ((w, h))) => (*w, *h),
+            Some(_) => return Err(self.error(0, "SZ", Some(0), "not a board size")),
+        };
+        let sizes = crate::board::MIN_SIDE..=crate::board::MAX_SIDE;
+        if !sizes.contains(&width) || !sizes.contains(&height) {
+            return Err(self.error(
+                0,
+                "SZ",
+                Some(0),
+                &format!(
+                    "a {width}x{height} board: boards are {} to {} points a side",
+                    crate::board::MIN_SIDE,
+                    crate::board::MAX_SIDE
+                ),
+            ));
+        }
+        let to_point = |node: usize, ident: &str, p: &SgfPoint| -> Result<Point, Located> {
+            if p.x < width && p.y < height {
+                Ok(Point::new(p.x, height - 1 - p.y))
+            } else {
+                Err(self.error(
+                    node,
+                    ident,
+                    None,
+                    &format!(
+                        "point `{}{}` is off the {width}x{height} board",
+                        letter(p.x),
+                        letter(p.y)
+                    ),
+                ))
+            }
+        };
+
+        let mut record = Record {
+            path: self.source.path.to_path_buf(),
+            game: self.game,
+            charset,
+            setup: Setup::empty(width, height),
+            events: Vec::new(),
+            positions: Vec::new(),
+            komi: None,
+            handicap: None,
+            handicap_from_moves: false,
+            rules: None,
+            result: None,
+            territory: None,
+            black: None,
+            white: None,
+            date: None,
+        };
+        let mut black_setup: Vec<Point> = Vec::new();
+        let mut white_setup: Vec<Point> = Vec::new();
+        let mut territory: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+        let mut marked = false;
+        let mut first_player: Option<Color> = None;
+
+        for (node_index, node) in root.main_variation().enumerate() {
+            let mut moves_here = 0;
+            for prop in node.properties() {
+                match prop {
+                    Prop::B(mv) | Prop::W(mv) => {
+                        let color = if matches!(prop, Prop::B(_)) {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        let ident = color.letter().to_string();
+                        moves_here += 1;
+                        if moves_here > 1 {
+                            return Err(self.error(
+                                node_index,
+                                &ident,
+                                None,
+                                "a node with two moves: SGF allows one move per node",
+                            ));
+                        }
+                        let mv = match mv {
+                            SgfMove::Pass => Move::Pass,
+                            SgfMove::Move(p)
+                                if p.x == 19 && p.y == 19 && width.max(height) <= 19 =>
+                            {
+                                Move::Pass
+                            }
+                            SgfMove::Move(p) => Move::Play(to_point(node_index, &ident, p)?),
+                        };
+                        record.events.push(Event::Move(color, mv));
+                        record.positions.push(self.position(node_index, &ident));
+                    }
+                    Prop::AB(points) | Prop::AW(points) | Prop::AE(points) => {
+                        let ident = prop.identifier();
+                        if !record.events.is_empty() {
+                            return Err(self.error(
+                                node_index,
+                                &ident,
+                                None,
+                                "set-up stones after the first move: a game record places stones \
+                                 only before it",
+                            ));
+                        }
+                        let mut list = sorted(points)
+                            .iter()
+                            .map(|p| to_point(node_index, &ident, p))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        match prop {
+                            Prop::AB(_) => black_setup.append(&mut list),
+                            Prop::AW(_) => white_setup.append(&mut list),
+                            _ => {
+                                black_setup.retain(|p| !list.contains(p));
+                                white_setup.retain(|p| !list.contains(p));
+                            }
+                        }
+                    }
+                    Prop::PL(color) if record.events.is_empty() => {
+                        first_player = Some(match color {
+                            sgf_parse::Color::Black => Color::Black,
+                            sgf_parse::Color::White => Color::White,
+                        });
+                    }
+                    Prop::KM(value) => {
+                        let raw = raw_value(self, node_index, "KM").unwrap_or(value.to_string());
+                        let komi = values::parse_komi(&raw, options.komi_units)
+                            .map_err(|m| self.error(node_index, "KM", Some(0), &m))?;
+                        record.komi = Some(komi);
+                    }
+                    Prop::HA(n) => record.handicap = Some(u32::try_from(*n).unwrap_or(u32::MAX)),
+                    Prop::TB(points) | Prop::TW(points) => {
+                        let ident = prop.identifier();
+                        let side = usize::from(matches!(prop, Prop::TW(_)));
+                        for p in sorted(points) {
+                            territory[side].push(to_point(node_index, &ident, &p)?);
+                        }
+                        marked = true;
+                    }
+                    Prop::RE(text) => record.result = Some(RecordedResult::parse(&text.text)),
+                    Prop::RU(text) => {
+                        record.rules = Some((text.text.clone(), values::rules_tag(&text.text)))
+                    }
+                    Prop::PB(text) => record.black = Some(text.text.clone()),
+                    Prop::PW(text) => record.white = Some(text.text.clone()),
+                    Prop::DT(text) => record.date = Some(text.text.clone()),
+                    Prop::Invalid(ident, raw) => match ident.as_str() {
+                        // sgf-parse refuses HA below 2; 0 and 1 both mean an even game.
+                        "HA" => match raw.first().map(|v| v.trim().parse::<u32>()) {
+                            Some(Ok(n)) if raw.len() == 1 => record.handicap = Some(n),
+                            _ => {
+                                return Err(self.error(
+                                    node_index,
+                                    "HA",
+                                    Some(0),
+                                    &format!(
+                                        "`{}` is not a number of handicap stones",
+                                        raw.join("][")
+                                    ),
+                                ))
+                            }
+                        },
+                        "KM" => {
+                            let raw = raw.join("][");
+                            let komi = values::parse_komi(&raw, options.komi_units)
+                                .map_err(|m| self.error(node_index, "KM", Some(0), &m))?;
+                            record.komi = Some(komi);
+                        }
+                        "B" | "W" | "AB" | "AW" | "AE" | "TB" | "TW" | "PL" | "SZ" => {
+                            return Err(self.error(
+                                node_index,
+                                ident,
+                                Some(0),
+                                &format!("`{}` is not a valid {ident} value", raw.join("][")),
+                            ))
+                        }
+                        // Other properties do not change the game.
+                        _ => {}
+                    },
+                    _ => {}
+                }
+            }
+        }
+
+        for p in &black_setup {
+            if white_setup.contains(p) {
+                return Err(self.error(
+                    0,
+                    "AW",
+                    None,
+                    &format!("{p} is given both a black and a white set-up stone"),
+                ));
+            }
+        }
+        let handicap = record.handicap.unwrap_or(0);
+        let leading_black = record
+            .events
+            .iter()
+            .take_while(|e| matches!(e, Event::Move(Color::Black, Move::Play(_))))
+            .count();
+        if black_setup.is_empty()
+            && white_setup.is_empty()
+            && leading_black >= 2
+            && (handicap < 2 || leading_black == handicap as usize)
+        {
+            // Some servers write a free handicap placement as a run of black moves before
+            // White's first: those stones were placed, not played.
+            for event in record.events.drain(..leading_black) {
+                if let Event::Move(_, Move::Play(p)) = event {
+                    record.setup.handicap.push(p);
+                }
+            }
+            record.positions.drain(..leading_black);
+            record.handicap_from_moves = true;
+        } else if handicap >= 2 && white_setup.is_empty() && black_setup.len() == handicap as usize
+        {
+            record.setup.handicap = black_setup;
+        } else {
+            if handicap >= 2 && !black_setup.is_empty() {
+                return Err(self.error(
+                    0,
+                    "HA",
+                    Some(0),
+                    &format!(
+                        "HA[{handicap}] but the first node places {} black and {} white stones",
+                        black_setup.len(),
+                        white_setup.len()
+                    ),
+                ));
+            }
+            record.setup.stones = black_setup
+                .into_iter()
+                .map(|p| (p, Color::Black))
+                .chain(white_setup.into_iter().map(|p| (p, Color::White)))
+                .collect();
+        }
+        record.setup.to_move = first_player
+            .or_else(|| match record.events.first() {
+                Some(Event::Move(color, _)) => Some(*color),
+                _ => None,
+            })
+            .unwrap_or(if record.setup.handicap.is_empty() {
+                Color::Black
+            } else {
+                Color::White
+            });
+        record.setup.history = SetupHistory::Played;
+        if marked {
+            record.territory = Some(territory);
+        }
+        Ok(record)
+    }
+}
+
+/// The raw text of a property's first value, from the source (`KM[7.50]` keeps `7.50`, which
+/// the crate has already turned into a number).
+fn raw_value(reader: &Reader<'_>, node: usize, ident: &str) -> Option<String> {
+    let g = reader.index.games.get(reader.game)?;
+    let n = g.nodes.get(node)?;
+    let p = n.properties.iter().find(|p| p.ident == ident)?;
+    let range = p.values.first()?.clone();
+    reader.source.text.get(range).map(str::to_string)
+}
+
+/// Points of a set in a stable order (the crate keeps sets unordered).
+fn sorted(points: &HashSet<SgfPoint>) -> Vec<SgfPoint> {
+    let mut list: Vec<SgfPoint> = points.iter().copied().collect();
+    list.sort_by_key(|p| (p.y, p.x));
+    list
+}
+
+/// The SGF letter of a coordinate: `a`-`z`, then `A`-`Z`.
+pub fn letter(coordinate: u8) -> char {
+    match coordinate {
+        0..=25 => char::from(b'a' + coordinate),
+        26..=51 => char::from(b'A' + coordinate - 26),
+        _ => '?',
+    }
+}

@@ -1,0 +1,316 @@
+//! The text of an SGF file: decoding its bytes, and finding where things are in it.
+//!
+//! The parse itself is the `sgf-parse` crate's; it keeps no positions. Errors must still name
+//! a line, a column and a property, so this module maps "game g, main-line node k, property P"
+//! back to a byte offset. It needs only the structure SGF's grammar fixes (game trees in
+//! parentheses, nodes after `;`, property values in brackets with `\` escapes), and one fact
+//! about trees: the main line (the first child at every branch) is a prefix of the nodes in
+//! the order they are written, so the k-th main-line node of a game is its k-th node in the
+//! text.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// The bytes of a record decoded to text by its `CA` property: UTF-8 when `CA` names it or is
+/// absent and the bytes are valid UTF-8; the named character set otherwise (`GB2312`, `GBK`,
+/// `Shift_JIS`, `EUC-KR`, `ISO-8859-1`, ... as the WHATWG Encoding Standard labels them);
+/// ISO-8859-1, SGF's own default, when there is no `CA` and the bytes are not UTF-8.
+/// Returns the text and the name of the character set it was decoded from, or an error naming
+/// an unknown `CA` value with its byte offset.
+pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, &'static str), (usize, String)> {
+    let label = charset_label(bytes);
+    let encoding = match &label {
+        Some((offset, name)) => match encoding_rs::Encoding::for_label(name.trim_ascii()) {
+            Some(encoding) => encoding,
+            None => {
+                return Err((
+                    *offset,
+                    format!("unknown character set `{}`", String::from_utf8_lossy(name)),
+                ))
+            }
+        },
+        None if std::str::from_utf8(bytes).is_ok() => encoding_rs::UTF_8,
+        None => encoding_rs::WINDOWS_1252,
+    };
+    // The Encoding Standard maps the ISO-8859-1 label to windows-1252, a superset.
+    let (text, used, _had_errors) = encoding.decode(bytes);
+    Ok((text, used.name()))
+}
+
+/// The value of the first `CA` property in the raw bytes, with its offset: the property is
+/// ASCII in every character set SGF files use, so it can be read before decoding.
+fn charset_label(bytes: &[u8]) -> Option<(usize, Vec<u8>)> {
+    let mut scan = Scanner::new(bytes);
+    while let Some(item) = scan.next_item() {
+        if let Item::Property { ident, values } = item {
+            if ident == b"CA" {
+                let value = values.first()?;
+                return Some((value.start, bytes[value.clone()].to_vec()));
+            }
+        }
+    }
+    None
+}
+
+/// Where one property is written: its identifier (FF\[4\] form: lower-case letters of FF\[3\]
+/// long names dropped, as the parser does) and the byte ranges of its values.
+#[derive(Clone, Debug)]
+pub struct PropertySpan {
+    pub ident: String,
+    pub start: usize,
+    pub values: Vec<Range<usize>>,
+}
+
+/// Where one node is written: the offset of its `;` and its properties in order.
+#[derive(Clone, Debug, Default)]
+pub struct NodeSpan {
+    pub start: usize,
+    pub properties: Vec<PropertySpan>,
+}
+
+/// Where each game tree of a collection starts, and its nodes in written order.
+#[derive(Clone, Debug, Default)]
+pub struct GameSpan {
+    pub start: usize,
+    pub nodes: Vec<NodeSpan>,
+}
+
+/// The positions of every game, node and property of a text, as far as its structure can be
+/// followed (a text the parser refuses is indexed up to the problem).
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    pub games: Vec<GameSpan>,
+    /// Where the structure could not be followed, with what was wrong, if anywhere.
+    pub problem: Option<(usize, &'static str)>,
+}
+
+impl Index {
+    pub fn new(text: &str) -> Index {
+        let mut index = Index::default();
+        let mut scan = Scanner::new(text.as_bytes());
+        let mut depth = 0usize;
+        loop {
+            let before = scan.pos;
+            let Some(item) = scan.next_item() else {
+                if let Some(problem) = scan.problem {
+                    index.problem = Some(problem);
+                } else if depth > 0 {
+                    index.problem = Some((text.len(), "a game tree is not closed with `)`"));
+                }
+                break;
+            };
+            match item {
+                Item::Open => {
+                    if depth == 0 {
+                        index.games.push(GameSpan {
+                            start: before + scan.skipped_space(before),
+                            nodes: Vec::new(),
+                        });
+                    }
+                    depth += 1;
+                }
+                Item::Close => {
+                    if depth == 0 {
+                        index.problem = Some((scan.pos - 1, "`)` closes no game tree"));
+                        break;
+                    }
+                    depth -= 1;
+                }
+                Item::Node(at) => match index.games.last_mut() {
+                    Some(game) if depth > 0 => game.nodes.push(NodeSpan {
+                        start: at,
+                        properties: Vec::new(),
+                    }),
+                    _ => {
+                        index.problem = Some((at, "a node outside any game tree"));
+                        break;
+                    }
+                },
+                Item::Property { ident, values } => {
+                    let node = index.games.last_mut().and_then(|g| g.nodes.last_mut());
+                    let Some(node) = node.filter(|_| depth > 0) else {
+                        index.problem = Some((before, "a property outside any node"));
+                        break;
+                    };
+                    let ident: String = ident
+                        .iter()
+                        .filter(|b| b.is_ascii_uppercase())
+                        .map(|&b| char::from(b))
+                        .collect();
+                    let start = values.first().map_or(before, |v| v.start.saturating_sub(1));
+                    let start = ident_start(text.as_bytes(), start);
+                    node.properties.push(PropertySpan {
+                        ident,
+                        start,
+                        values,
+                    });
+                }
+            }
+        }
+        index
+    }
+
+    /// The offset of property `ident` in main-line node `node` of game `game` (its value
+    /// number `value` if given), else of the node, else of the game, else 0.
+    pub fn locate(&self, game: usize, node: usize, ident: &str, value: Option<usize>) -> usize {
+        let Some(g) = self.games.get(game) else {
+            return 0;
+        };
+        let Some(n) = g.nodes.get(node) else {
+            return g.start;
+        };
+        match n.properties.iter().find(|p| p.ident == ident) {
+            Some(p) => value
+                .and_then(|v| p.values.get(v))
+                .map_or(p.start, |range| range.start),
+            None => n.start,
+        }
+    }
+}
+
+/// Walks back from the `[` before a property's first value to the start of its identifier.
+fn ident_start(bytes: &[u8], bracket: usize) -> usize {
+    let mut at = bracket.min(bytes.len());
+    while at > 0 && bytes[at - 1].is_ascii_whitespace() {
+        at -= 1;
+    }
+    while at > 0 && bytes[at - 1].is_ascii_alphabetic() {
+        at -= 1;
+    }
+    at
+}
+
+enum Item<'a> {
+    Open,
+    Close,
+    Node(usize),
+    Property {
+        ident: &'a [u8],
+        values: Vec<Range<usize>>,
+    },
+}
+
+/// Steps through SGF structure: parentheses, `;`, identifiers and bracketed values.
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    problem: Option<(usize, &'static str)>,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(bytes: &'a [u8]) -> Scanner<'a> {
+        Scanner {
+            bytes,
+            pos: 0,
+            problem: None,
+        }
+    }
+
+    fn skipped_space(&self, from: usize) -> usize {
+        self.bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    }
+
+    fn next_item(&mut self) -> Option<Item<'a>> {
+        let bytes = self.bytes;
+        while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+        let at = self.pos;
+        let &b = bytes.get(at)?;
+        self.pos += 1;
+        match b {
+            b'(' => Some(Item::Open),
+            b')' => Some(Item::Close),
+            b';' => Some(Item::Node(at)),
+            b if b.is_ascii_alphabetic() => {
+                while self.pos < bytes.len() && bytes[self.pos].is_ascii_alphabetic() {
+                    self.pos += 1;
+                }
+                let ident = &bytes[at..self.pos];
+                let mut values = Vec::new();
+                loop {
+                    while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                        self.pos += 1;
+                    }
+                    if bytes.get(self.pos) != Some(&b'[') {
+                        break;
+                    }
+                    let open = self.pos;
+                    self.pos += 1;
+                    let start = self.pos;
+                    loop {
+                        match bytes.get(self.pos) {
+                            None => {
+                                self.problem =
+                                    Some((open, "a property value is not closed with `]`"));
+                                return None;
+                            }
+                            Some(b'\\') => self.pos += 2,
+                            Some(b']') => break,
+                            Some(_) => self.pos += 1,
+                        }
+                    }
+                    values.push(start..self.pos.min(bytes.len()));
+                    self.pos += 1;
+                }
+                if values.is_empty() {
+                    self.problem = Some((at, "a property identifier has no value"));
+                    return None;
+                }
+                Some(Item::Property { ident, values })
+            }
+            _ => {
+                self.problem = Some((at, "unexpected character"));
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_line_nodes_are_the_first_nodes_written() {
+        let text = "(;SZ[9]KM[6.5];B[aa]\n(;W[bb];B[cc])(;W[dd]))";
+        let index = Index::new(text);
+        assert_eq!(index.games.len(), 1);
+        let nodes = &index.games[0].nodes;
+        assert_eq!(nodes.len(), 5);
+        assert_eq!(&text[index.locate(0, 2, "W", None)..][..5], "W[bb]");
+        assert_eq!(&text[index.locate(0, 0, "KM", Some(0))..][..3], "6.5");
+        assert!(index.problem.is_none());
+    }
+
+    #[test]
+    fn escapes_and_long_names_are_followed() {
+        let text = "(;C[a \\] b];AddBlack[aa][bb])(;B[cc])";
+        let index = Index::new(text);
+        assert_eq!(index.games.len(), 2);
+        assert_eq!(index.games[0].nodes[1].properties[0].ident, "AB");
+        assert_eq!(index.locate(1, 0, "B", None), text.rfind("B[cc]").unwrap());
+    }
+
+    #[test]
+    fn unclosed_values_and_trees_are_located() {
+        assert_eq!(Index::new("(;B[aa").problem.map(|p| p.0), Some(3));
+        assert_eq!(Index::new("(;B[aa]").problem.map(|p| p.0), Some(7));
+    }
+
+    #[test]
+    fn character_sets_follow_ca() {
+        let gb = encoding_rs::GBK
+            .encode("(;CA[GB2312]PB[\u{67ef}\u{6d01}])")
+            .0;
+        let (text, name) = decode(&gb).unwrap();
+        assert!(text.contains("\u{67ef}\u{6d01}"), "{text}");
+        assert_eq!(name, "GBK");
+        let latin = b"(;PB[Jos\xe9])";
+        assert!(decode(latin).unwrap().0.contains("Jos\u{e9}"));
+        assert_eq!(decode(b"(;CA[klingon])").unwrap_err().0, 5);
+    }
+}
