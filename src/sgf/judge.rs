@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use crate::board::{Board, Color, Move, Point};
 use crate::game::counting::{self, Count};
 use crate::game::{Event, Game, Phase, Reason, Verdict};
-use crate::rules::{Ending, HandicapPlacement, Rules};
+use crate::rules::{HandicapPlacement, Rules};
 use crate::spec::Spec;
 
 use super::{Record, RecordedResult};
@@ -117,80 +117,42 @@ pub struct Replay {
 }
 
 /// Plays a record's moves under `rules` (already adjusted by [`rules_for`]) until the first
-/// that breaks a rule. `Err` is a set-up the rules cannot start from.
+/// that breaks a rule, with a dispute before each move that follows two passes
+/// ([`super::convert::events_with_disputes`]): where the dispute itself is refused (the rules
+/// do not resume play, or give the first turn to the other player), the move after it is the
+/// violation, for the dispute's reason. `Err` is a set-up the rules cannot start from.
 pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
     let mut game = Game::new(rules, &record.setup).map_err(|e| e.to_string())?;
-    let mut replay_events = Vec::with_capacity(record.events.len() + 2);
+    let (events, numbers) = super::convert::events_with_disputes(record);
+    let mut applied = Vec::with_capacity(events.len());
     let mut resumptions = Vec::new();
-    for (index, event) in record.events.iter().enumerate() {
-        let Event::Move(color, mv) = event else {
-            continue;
-        };
-        if game.phase() == Phase::Paused && resumes(game.rules().ending) {
-            let dispute = Event::Dispute(Some(*color));
-            match game.apply(dispute.clone()) {
-                Verdict::Legal { .. } => {
-                    resumptions.push(index + 1);
-                    replay_events.push(dispute);
-                }
-                verdict => {
-                    let reason = verdict.reason().unwrap_or(Reason::OutOfTurn);
-                    return Ok(stopped(
-                        game,
-                        index,
-                        *color,
-                        *mv,
-                        reason,
-                        resumptions,
-                        replay_events,
-                    ));
-                }
-            }
+    for (event, &number) in events.into_iter().zip(&numbers) {
+        let verdict = game.apply(event.clone());
+        if let Verdict::Illegal(reason) = verdict {
+            let (color, mv) = match record.events.get(number - 1) {
+                Some(Event::Move(color, mv)) => (*color, *mv),
+                _ => (game.to_move(), Move::Pass),
+            };
+            return Ok(Replay {
+                game,
+                moves_played: number - 1,
+                violation: Some((number, color, mv, reason)),
+                resumptions,
+                events: applied,
+            });
         }
-        match game.apply(event.clone()) {
-            Verdict::Illegal(reason) => {
-                return Ok(stopped(
-                    game,
-                    index,
-                    *color,
-                    *mv,
-                    reason,
-                    resumptions,
-                    replay_events,
-                ));
-            }
-            _ => replay_events.push(event.clone()),
+        if matches!(event, Event::Dispute(_)) {
+            resumptions.push(number);
         }
+        applied.push(event);
     }
     Ok(Replay {
         game,
         moves_played: record.events.len(),
         violation: None,
         resumptions,
-        events: replay_events,
+        events: applied,
     })
-}
-
-fn stopped(
-    game: Game,
-    index: usize,
-    color: Color,
-    mv: Move,
-    reason: Reason,
-    resumptions: Vec<usize>,
-    events: Vec<Event>,
-) -> Replay {
-    Replay {
-        game,
-        moves_played: index,
-        violation: Some((index + 1, color, mv, reason)),
-        resumptions,
-        events,
-    }
-}
-
-fn resumes(ending: Ending) -> bool {
-    matches!(ending, Ending::PauseAgreeResume | Ending::PlayOn)
 }
 
 /// Judges a record under the ruleset `name` with `rules` (the ruleset's axes; the record's

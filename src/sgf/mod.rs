@@ -22,6 +22,7 @@
 //!
 //! A record that cannot be read is one located error: file, line, column and property.
 
+pub mod convert;
 pub mod judge;
 pub mod text;
 pub mod values;

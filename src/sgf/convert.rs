@@ -1,0 +1,111 @@
+//! A record as a scenario: the same set-up and events, one run per ruleset, no expectations.
+//! `show`, `score` and `ruling` take a record this way, so they play it exactly as they play a
+//! scenario.
+
+use crate::board::Move;
+use crate::game::Event;
+use crate::scenario::{Run, Scenario};
+use crate::spec::Spec;
+
+use super::judge::rules_for;
+use super::Record;
+
+/// A record's moves as events, with a dispute before every move that follows two passes in a
+/// row (the record shows play going on after a pause, so the players did not agree), naming
+/// the colour that moved next. Also gives, for each event, the record's move number it stands
+/// for (the move it precedes, for a dispute).
+pub fn events_with_disputes(record: &Record) -> (Vec<Event>, Vec<usize>) {
+    let mut events = Vec::with_capacity(record.events.len() + 1);
+    let mut numbers = Vec::with_capacity(record.events.len() + 1);
+    let mut passes = 0;
+    for (index, event) in record.events.iter().enumerate() {
+        match event {
+            Event::Move(_, Move::Pass) => passes += 1,
+            Event::Move(color, Move::Play(_)) => {
+                if passes >= 2 {
+                    events.push(Event::Dispute(Some(*color)));
+                    numbers.push(index + 1);
+                }
+                passes = 0;
+            }
+            _ => passes = 0,
+        }
+        events.push(event.clone());
+        numbers.push(index + 1);
+    }
+    (events, numbers)
+}
+
+/// The rulesets a record is read under: `wanted` if given, else the one its `RU` names.
+/// `Err` names an `RU` with no ruleset here, or a record with none, so the caller can ask for
+/// `--rules`.
+pub fn rulesets_for(record: &Record, wanted: &[String]) -> Result<Vec<String>, String> {
+    if !wanted.is_empty() {
+        return Ok(wanted.to_vec());
+    }
+    match &record.rules {
+        Some((_, super::RulesTag::Ruleset(name))) => Ok(vec![name.to_string()]),
+        Some((raw, super::RulesTag::Unsupported(_))) => Err(format!(
+            "{}: RU[{raw}] names rules this project does not specify; choose rulesets with --rules",
+            record.name()
+        )),
+        None => Err(format!(
+            "{}: the record names no rules (no RU); choose rulesets with --rules",
+            record.name()
+        )),
+    }
+}
+
+/// The record as a scenario run under each of `rulesets`, each with the record's komi and,
+/// when the record places its own handicap stones, a free placement.
+pub fn to_scenario(record: &Record, rulesets: &[String], spec: &Spec) -> Result<Scenario, String> {
+    let mut runs = Vec::new();
+    for name in rulesets {
+        let rules = rules_for(record, spec.rules(name)?);
+        let mut overrides = Vec::new();
+        if let Some(komi) = &record.komi {
+            overrides.push(("komi".to_string(), komi.komi.to_string()));
+            overrides.push(("handicap-komi".to_string(), komi.komi.to_string()));
+        }
+        if !record.setup.handicap.is_empty() {
+            overrides.push(("handicap-placement".to_string(), "free".to_string()));
+        }
+        runs.push(Run {
+            label: name.clone(),
+            ruleset: name.clone(),
+            overrides,
+            rules,
+        });
+    }
+    let (events, numbers) = events_with_disputes(record);
+    let event_lines = numbers
+        .iter()
+        .map(|n| record.positions.get(n - 1).map_or(0, |p| p.line))
+        .collect();
+    let title = match (&record.black, &record.white) {
+        (Some(b), Some(w)) => format!("{b} (Black) against {w} (White)"),
+        _ => record.name(),
+    };
+    Ok(Scenario {
+        id: record
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default(),
+        title,
+        description: String::new(),
+        clauses: Vec::new(),
+        checked: String::new(),
+        added: None,
+        path: record.path.clone(),
+        topic: String::new(),
+        setup: record.setup.clone(),
+        set: Vec::new(),
+        komi: record.komi.as_ref().map(|k| k.komi),
+        runs,
+        events,
+        event_lines,
+        expectations: Vec::new(),
+        crosschecks: Vec::new(),
+    })
+}
