@@ -8,7 +8,9 @@ mod check;
 mod compare;
 mod engines;
 mod fuzz;
+mod judge;
 mod mutants;
+mod records;
 mod ruling;
 mod score;
 mod tournament;
@@ -86,6 +88,10 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Replay SGF game records under our rulesets: the first move that breaks a rule (with
+    /// the clause), the count, and whether the recorded result agrees; a summary at the end.
+    /// Exit 2 if a record is unreadable or has no ruleset, 1 if a move breaks a rule.
+    Judge(judge::JudgeArgs),
     /// Score a final position (a scenario's or a diagram's) under one ruleset or all of them.
     Score(score::ScoreArgs),
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
@@ -137,6 +143,7 @@ pub fn main() -> ExitCode {
         Command::Rulesets => views::rulesets(&root),
         Command::Lint { paths } => views::lint(&root, &paths),
         Command::Coverage { document, all } => views::coverage(&root, document.as_deref(), all),
+        Command::Judge(args) => judge::judge_command(&root, &args),
         Command::Score(args) => score::score(&root, &args),
         Command::Ruling(args) => ruling::ruling(&root, &args),
         Command::Standings(args) => tournament::standings_command(&args),

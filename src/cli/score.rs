@@ -24,8 +24,12 @@ use crate::spec::Spec;
 /// The arguments of `goconform score`.
 #[derive(Args)]
 pub(super) struct ScoreArgs {
-    /// A scenario (.toml), or a diagram file: rows top first, X black, O white, . empty.
+    /// A scenario (.toml), an SGF game record (.sgf: dead stones from its TB/TW marks unless
+    /// --dead names them), or a diagram file: rows top first, X black, O white, . empty.
     file: PathBuf,
+    /// SGF only: which game of a collection (from 1; default the first).
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
     /// The ruleset: one of the scenario's runs or any ruleset name (default: the scenario's
     /// first run; for a diagram, aga).
     #[arg(long, value_name = "NAME", conflicts_with = "all_rulesets")]
@@ -66,6 +70,8 @@ pub(super) enum Format {
 enum Position {
     Scenario {
         scenario: Scenario,
+        /// For an SGF record: the record itself (its territory marks name the dead stones).
+        record: Option<Box<crate::sgf::Record>>,
     },
     Diagram {
         path: PathBuf,
@@ -159,6 +165,25 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
             dead.push(p);
         }
     }
+    if let (
+        Position::Scenario {
+            scenario,
+            record: Some(record),
+        },
+        true,
+    ) = (&position, args.dead.is_empty())
+    {
+        if let Some(marked) = record_dead_stones(&spec, scenario, record)? {
+            if args.format == Format::Text && !marked.is_empty() {
+                let names: Vec<String> = marked.iter().map(|p| p.to_string()).collect();
+                println!(
+                    "dead stones from the record's TB/TW marks: {}",
+                    names.join(" ")
+                );
+            }
+            dead = marked;
+        }
+    }
 
     let mut scored = Vec::new();
     if args.all_rulesets {
@@ -203,6 +228,24 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The dead stones an SGF record's territory marks name on its final position (the position
+/// after its moves under the first of its runs, else under aga); `None` without marks.
+fn record_dead_stones(
+    spec: &Spec,
+    scenario: &Scenario,
+    record: &crate::sgf::Record,
+) -> Result<Option<Vec<Point>>, String> {
+    if record.territory.is_none() {
+        return Ok(None);
+    }
+    let rules = match scenario.runs.first() {
+        Some(run) => run.rules,
+        None => crate::sgf::judge::rules_for(record, spec.rules("aga")?),
+    };
+    let replay = crate::sgf::judge::replay(record, rules)?;
+    Ok(record.dead_stones(replay.game.board()))
+}
+
 fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Position, String> {
     let path = &args.file;
     if path.is_dir() {
@@ -213,6 +256,37 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
     }
     if !path.exists() {
         return Err(format!("cannot read {}: no such file", path.display()));
+    }
+    if crate::sgf::is_sgf(path) {
+        for (given, flag) in [
+            (args.prisoners.is_some(), "--prisoners"),
+            (args.handicap.is_some(), "--handicap"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{flag} is for diagram files; a record's prisoners and handicap come from its moves and set-up"
+                ));
+            }
+        }
+        let record = super::records::load_record(
+            path,
+            super::records::game_index(args.game)?,
+            &Default::default(),
+        )?;
+        let wanted: Vec<String> = args.rules.iter().cloned().collect();
+        let rulesets = match crate::sgf::convert::rulesets_for(&record, &wanted) {
+            Ok(names) => names,
+            Err(_) if args.all_rulesets => Vec::new(),
+            Err(message) => return Err(message),
+        };
+        let scenario = crate::sgf::convert::to_scenario(&record, &rulesets, spec)?;
+        return Ok(Position::Scenario {
+            scenario,
+            record: Some(Box::new(record)),
+        });
+    }
+    if args.game.is_some() {
+        return Err("--game is for SGF records".to_string());
     }
     if path.extension().is_some_and(|x| x == "toml") {
         for (given, flag) in [
@@ -229,7 +303,10 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
         let Some(scenario) = suite.scenarios.into_iter().next() else {
             return Err(format!("{} holds no scenario", path.display()));
         };
-        Ok(Position::Scenario { scenario })
+        Ok(Position::Scenario {
+            scenario,
+            record: None,
+        })
     } else {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -705,7 +782,7 @@ fn print_notes(notes: &[String], label: Option<&str>) {
 fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
     print_heading(root, position);
     match position {
-        Position::Scenario { scenario } => {
+        Position::Scenario { scenario, .. } => {
             let mut line = format!(
                 "the scenario's {} events replayed under every ruleset",
                 scenario.events.len()

@@ -100,7 +100,11 @@ pub fn to_scenario(record: &Record, rulesets: &[String], spec: &Spec) -> Result<
         path: record.path.clone(),
         topic: String::new(),
         setup: record.setup.clone(),
-        set: Vec::new(),
+        set: if record.setup.handicap.is_empty() {
+            Vec::new()
+        } else {
+            vec![("handicap-placement".to_string(), "free".to_string())]
+        },
         komi: record.komi.as_ref().map(|k| k.komi),
         runs,
         events,

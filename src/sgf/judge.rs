@@ -15,6 +15,8 @@
 //! stones among the groups that could be dead gives it (the choice is reported); it
 //! **disagrees** when no such choice does; it is **not checkable** when there is nothing to
 //! count (a resignation, time, an illegal move) or too many groups to try every choice.
+//! Under rules that end on two passes (Tromp-Taylor) nothing is ever removed, so the count is
+//! the position as it stands and no other choice exists.
 //! "Could be dead" is a group (strings of one colour joined by empty regions only they
 //! border) without two such regions: a group with two eyes is never offered as dead.
 
@@ -23,7 +25,7 @@ use std::collections::BTreeSet;
 use crate::board::{Board, Color, Move, Point};
 use crate::game::counting::{self, Count};
 use crate::game::{Event, Game, Phase, Reason, Verdict};
-use crate::rules::{HandicapPlacement, Rules};
+use crate::rules::{Ending, HandicapPlacement, Rules};
 use crate::spec::Spec;
 
 use super::{Record, RecordedResult};
@@ -254,8 +256,13 @@ struct Counter<'a> {
 
 impl Counter<'_> {
     /// The count with `dead` removed: as an agreement where play is paused (so White passes
-    /// last where the rules say so), otherwise the position as it stands.
+    /// last where the rules say so), otherwise the position as it stands; under rules that
+    /// end on two passes nothing is removed (Tromp-Taylor: dead stones are captured in play).
     fn count(&self, dead: &[Point]) -> Count {
+        if self.game.rules().ending == Ending::TwoPasses {
+            // Nothing is removed at the end: dead stones must be captured in play.
+            return self.game.count();
+        }
         if self.game.phase() == Phase::Paused {
             let mut ended = self.game.clone();
             if ended.apply(Event::Agree(dead.to_vec())).is_legal() {
@@ -277,6 +284,9 @@ impl Counter<'_> {
         let Some(text) = wanted.counted() else {
             return ResultCheck::NotCheckable("no counted result".to_string());
         };
+        if self.game.rules().ending == Ending::TwoPasses {
+            return ResultCheck::Disagrees;
+        }
         let groups = weak_groups(self.game.board());
         if groups.len() > MAX_SEARCHED_GROUPS {
             return ResultCheck::NotCheckable(format!(
@@ -405,7 +415,8 @@ pub fn weak_groups(board: &Board) -> Vec<Vec<Point>> {
 }
 
 /// The clauses behind a reason, as the ruleset's documents state them: the candidates that
-/// the ruleset adopts, else the logical rules' clause.
+/// the ruleset adopts, else the logical rules' clause, else (a reason the logical rules do not
+/// speak of, such as play after the end) the AGA-family clauses that define it.
 pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
     let candidates: &[&str] = match reason {
         Reason::Occupied => &["aga-1991-r2-move", "agatr-vi-b-7-two-stones", "logic-r6"],
@@ -435,9 +446,14 @@ pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
     if !adopted.is_empty() {
         return adopted;
     }
-    candidates
+    let logical: Vec<String> = candidates
         .iter()
         .filter(|id| id.starts_with("logic-"))
         .map(|id| id.to_string())
-        .collect()
+        .collect();
+    if logical.is_empty() {
+        candidates.iter().map(|id| id.to_string()).collect()
+    } else {
+        logical
+    }
 }

@@ -1,0 +1,40 @@
+//! Reading SGF game records for the commands that take a game (`score`, `ruling`, `judge`):
+//! one place that turns the reader's located errors into the command line's messages.
+
+use std::path::Path;
+
+use crate::sgf::{self, ReadOptions, Record};
+
+/// The `game`-th game (0-based) of the SGF file at `path`. Problems come back located
+/// (`file:line:column: key `KM`: ...`), with the number of games when `game` is out of range.
+pub(super) fn load_record(
+    path: &Path,
+    game: usize,
+    options: &ReadOptions,
+) -> Result<Record, String> {
+    if path.is_dir() {
+        return Err(format!("{} is a folder, not a game record", path.display()));
+    }
+    let games =
+        sgf::read_file(path, options).map_err(|e| format!("cannot read the game record:\n{e}"))?;
+    let count = games.len();
+    match games.into_iter().nth(game) {
+        Some(Ok(record)) => Ok(record),
+        Some(Err(e)) => Err(format!("cannot read the game record:\n{e}")),
+        None => Err(format!(
+            "{}: --game {}: the file holds {count} game{}",
+            path.display(),
+            game + 1,
+            if count == 1 { "" } else { "s" }
+        )),
+    }
+}
+
+/// `--game N` as the user counts (from 1) to an index.
+pub(super) fn game_index(game: Option<usize>) -> Result<usize, String> {
+    match game {
+        None => Ok(0),
+        Some(0) => Err("--game counts from 1".to_string()),
+        Some(n) => Ok(n - 1),
+    }
+}
