@@ -14,7 +14,8 @@
 //! stones (none, without marks) gives it; it is **consistent** when some other choice of dead
 //! stones among the groups that could be dead gives it (the choice is reported); it
 //! **disagrees** when no such choice does; it is **not checkable** when there is nothing to
-//! count (a resignation, time, an illegal move) or too many groups to try every choice.
+//! count (a resignation, time, an illegal move), or too many groups to try every choice and
+//! none found by adding up what each group alone is worth.
 //! Under rules that end on two passes (Tromp-Taylor) nothing is ever removed, so the count is
 //! the position as it stands and no other choice exists.
 //! "Could be dead" is a group (strings of one colour joined by empty regions only they
@@ -289,11 +290,7 @@ impl Counter<'_> {
         }
         let groups = weak_groups(self.game.board());
         if groups.len() > MAX_SEARCHED_GROUPS {
-            return ResultCheck::NotCheckable(format!(
-                "{} groups without two eyes: too many to try every choice of dead stones \
-                 (at most {MAX_SEARCHED_GROUPS})",
-                groups.len()
-            ));
+            return self.additive_search(&groups, wanted, &text);
         }
         let mut masks: Vec<u32> = (1..(1u32 << groups.len())).collect();
         masks.sort_by_key(|m| m.count_ones());
@@ -312,6 +309,67 @@ impl Counter<'_> {
             }
         }
         ResultCheck::Disagrees
+    }
+
+    /// With too many groups to try every choice: what each group alone changes in the
+    /// margin, a choice whose changes add up to the recorded margin (subset sum), and that
+    /// choice counted for real. Removing one group rarely changes what another is worth, so
+    /// this finds most choices there are; what it does not find stays not checkable, never
+    /// "disagrees".
+    fn additive_search(
+        &self,
+        groups: &[Vec<Point>],
+        wanted: &RecordedResult,
+        text: &str,
+    ) -> ResultCheck {
+        let target = match wanted {
+            RecordedResult::Score(Color::Black, half) => *half,
+            RecordedResult::Score(Color::White, half) => -*half,
+            _ => 0,
+        };
+        let base = self.count(&[]).margin;
+        let deltas: Vec<i32> = groups.iter().map(|g| self.count(g).margin - base).collect();
+        // reached[sum] = (the group added last, the sum before it), for sums reached by
+        // groups of lower index only, so that a walk back names distinct groups.
+        let mut reached: std::collections::HashMap<i32, Option<(usize, i32)>> =
+            std::collections::HashMap::from([(0, None)]);
+        for (i, &d) in deltas.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let sums: Vec<i32> = reached.keys().copied().collect();
+            for s in sums {
+                reached.entry(s + d).or_insert(Some((i, s)));
+            }
+        }
+        let not_found = || {
+            ResultCheck::NotCheckable(format!(
+                "{} groups without two eyes: too many to try every choice of dead stones, and \
+                 no choice found by adding up what each is worth",
+                groups.len()
+            ))
+        };
+        let wanted_change = target - base;
+        if !reached.contains_key(&wanted_change) {
+            return not_found();
+        }
+        let mut chosen = Vec::new();
+        let mut at = wanted_change;
+        while let Some(Some((i, before))) = reached.get(&at) {
+            chosen.push(*i);
+            at = *before;
+        }
+        let mut dead: Vec<Point> = chosen
+            .iter()
+            .flat_map(|&i| groups[i].iter().copied())
+            .collect();
+        dead.sort();
+        let count = self.count(&dead);
+        if count.result() == text || draw_matches(&count, wanted) {
+            ResultCheck::Consistent { dead }
+        } else {
+            not_found()
+        }
     }
 }
 
