@@ -263,6 +263,38 @@ fn score_takes_a_record_and_its_marked_dead_stones() {
 }
 
 #[test]
+fn ruling_takes_a_record_and_where_the_violation_was_noticed() {
+    // The suicide at move 7, pointed out at once: under the BGA reading and AGA Rule 8 the
+    // position goes back and Black passes (a pass stone to White; a warning under AGA); the
+    // London Open rules (EGF rule 4) let Black play again.
+    let out = goconform(&[
+        "ruling",
+        &fixture("suicide.sgf"),
+        "--notice-after",
+        "7",
+        "--rules",
+        "bga",
+        "--rules",
+        "london-open",
+    ]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("7. B A2!"), "{t}");
+    assert!(t.contains("RULING: unwind-pass"), "{t}");
+    assert!(t.contains("RULING: unwind-replay"), "{t}");
+    // Without a notice the violation is listed as standing.
+    let out = goconform(&["ruling", &fixture("suicide.sgf"), "--rules", "bga"]);
+    assert!(
+        text(&out).contains("still standing, unnoticed"),
+        "{}",
+        text(&out)
+    );
+    let out = goconform(&["ruling", &fixture("suicide.sgf"), "--notice-after", "9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("the record has moves 1 to 7"));
+}
+
+#[test]
 fn the_fixtures_are_all_exercised() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sgf");
     let here = std::fs::read_to_string(file!()).unwrap();

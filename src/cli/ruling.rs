@@ -26,8 +26,20 @@ const DEFAULT_RULESETS: &[&str] = &["bga", "london-open", "aga"];
 #[derive(Args)]
 pub(super) struct RulingArgs {
     /// A game record in the scenario format (.toml): a position, the events with the
-    /// violation (`W B3!`, `B D4 leaves-captures`, ...) and the `notice`.
+    /// violation (`W B3!`, `B D4 leaves-captures`, ...) and the `notice`; or an SGF record
+    /// (.sgf), whose moves that break a rule are taken as made on the board (see
+    /// --notice-after).
     file: PathBuf,
+    /// SGF only: the violation was pointed out after this move of the record (counted from
+    /// 1); without it nothing is noticed and the violations are listed as standing.
+    #[arg(long, value_name = "MOVE")]
+    notice_after: Option<usize>,
+    /// SGF only, with --notice-after: both players agree to go back (`notice agreed`).
+    #[arg(long, requires = "notice_after")]
+    agreed: bool,
+    /// SGF only: which game of a collection (from 1; default the first).
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
     /// A ruleset or one of the record's runs (repeatable). Default: the record's runs, else
     /// bga, london-open and aga side by side.
     #[arg(long, value_name = "NAME")]
@@ -39,7 +51,37 @@ pub(super) struct RulingArgs {
 
 pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
     let spec = load_spec(root)?;
-    let record = load_record(&args.file, &spec)?;
+    let sgf_record = if crate::sgf::is_sgf(&args.file) {
+        Some(super::records::load_record(
+            &args.file,
+            super::records::game_index(args.game)?,
+            &Default::default(),
+        )?)
+    } else {
+        if args.notice_after.is_some() || args.game.is_some() {
+            return Err("--notice-after and --game are for SGF records".to_string());
+        }
+        None
+    };
+    let record = match &sgf_record {
+        Some(sgf) => {
+            let names = match (&args.rules[..], sgf.ruleset()) {
+                ([], Some(name)) => vec![name.to_string()],
+                ([], None) => DEFAULT_RULESETS.iter().map(|s| s.to_string()).collect(),
+                (given, _) => given.to_vec(),
+            };
+            if let Some(n) = args.notice_after {
+                if n == 0 || n > sgf.events.len() {
+                    return Err(format!(
+                        "--notice-after {n}: the record has moves 1 to {}",
+                        sgf.events.len()
+                    ));
+                }
+            }
+            crate::sgf::convert::to_scenario(sgf, &names, &spec)?
+        }
+        None => load_record(&args.file, &spec)?,
+    };
     let chosen = chosen_rules(&spec, &record, args)?;
     println!("{}", relative(root, &args.file));
     if !record.title.is_empty() {
@@ -47,6 +89,10 @@ pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
     }
     let mut standing_somewhere = false;
     for (label, rules) in &chosen {
+        let record = match &sgf_record {
+            Some(sgf) => as_made(sgf, &record, *rules, args.notice_after, args.agreed)?,
+            None => record.clone(),
+        };
         standing_somewhere |= rule_under(&spec, &record, label, *rules)?;
     }
     if standing_somewhere {
@@ -54,6 +100,44 @@ pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
         println!("note: some violations were never noticed; add `notice` (or `notice agreed`) to the record for a ruling on them.");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An SGF record's moves as a referee finds them on the board under `rules`: every move the
+/// rules forbid (ko, superko, suicide, out of turn, an occupied point) is recorded as made
+/// although forbidden (`B D4!`), and a notice follows move `notice_after` if given.
+fn as_made(
+    sgf: &crate::sgf::Record,
+    scenario: &Scenario,
+    rules: Rules,
+    notice_after: Option<usize>,
+    agreed: bool,
+) -> Result<Scenario, String> {
+    use crate::game::{Breach, Reason};
+    let mut referee = Refereed::new(rules, &scenario.setup)
+        .map_err(|e| format!("the record's set-up is refused: {e}"))?;
+    let (events, numbers) = crate::sgf::convert::events_with_disputes(sgf);
+    let mut made = Vec::with_capacity(events.len() + 1);
+    for (event, number) in events.into_iter().zip(numbers) {
+        let mut event = event;
+        if let Verdict::Illegal(
+            Reason::Ko | Reason::Superko | Reason::Suicide | Reason::OutOfTurn | Reason::Occupied,
+        ) = referee.apply(event.clone())
+        {
+            if let Event::Move(color, mv) = event {
+                event = Event::Breach(color, mv, Breach::Forced);
+                referee.apply(event.clone());
+            }
+        }
+        let is_move = matches!(event, Event::Move(..) | Event::Breach(..));
+        made.push(event);
+        if is_move && Some(number) == notice_after {
+            made.push(Event::Notice { agreed });
+            referee.apply(Event::Notice { agreed });
+        }
+    }
+    let mut scenario = scenario.clone();
+    scenario.events = made;
+    Ok(scenario)
 }
 
 fn load_record(path: &Path, spec: &Spec) -> Result<Scenario, String> {
