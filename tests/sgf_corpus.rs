@@ -74,6 +74,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     let mut curiosities: Vec<String> = Vec::new();
     let mut checks: BTreeMap<String, usize> = BTreeMap::new();
     let mut counted = 0;
+    let mut disagree_komi_zero = 0;
     let mut games = 0;
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -151,6 +152,11 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                     }
                     other => other.word().to_string(),
                 };
+                if matches!(j.check, ResultCheck::Disagrees)
+                    && record.komi.as_ref().is_some_and(|k| k.komi.half_points() == 0)
+                {
+                    disagree_komi_zero += 1;
+                }
                 *checks.entry(key).or_default() += 1;
             }
         }
@@ -175,6 +181,36 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         vec!["05001.sgf: key `HA`: `7.5` is not a number of handicap stones".to_string()]
     );
     assert_eq!(checks.values().sum::<usize>(), counted);
+
+    // The figures README.md gives, regenerated here so they cannot go stale.
+    let n = |key: &str| checks.get(key).copied().unwrap_or(0);
+    let figures = format!(
+        "- {files} records: {read} read, {refused} refused (`05001.sgf`: `HA[7.5]`, a komi written \
+         as the handicap).\n\
+         - {broken} records break the rules their `RU` names, every one by two moves in a row by \
+         one player in the record itself (no pass recorded between them); no ko, superko, \
+         suicide or occupied point.\n\
+         - {counted} counted results: {agree} agree, {consistent} consistent, {disagree} disagree \
+         ({disagree_komi_zero} of them recorded with `KM[0]`, where the server kept the komi \
+         elsewhere), {unchecked} not checkable ({groups} with too many groups, {broken_count} \
+         after a move that breaks a rule).\n",
+        files = files.len(),
+        read = games - refused.len(),
+        refused = refused.len(),
+        broken = curiosities.len(),
+        agree = n("agrees"),
+        consistent = n("consistent"),
+        disagree = n("disagrees"),
+        unchecked = n("not-checkable (too many groups)") + n("not-checkable (a move breaks a rule)"),
+        groups = n("not-checkable (too many groups)"),
+        broken_count = n("not-checkable (a move breaks a rule)"),
+    );
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap();
+    assert!(
+        readme.contains(&figures),
+        "README.md's corpus figures are stale; they are now:\n{figures}"
+    );
     assert!(counted > 500, "{counted} counted results");
     assert!(checks.get("agrees").copied().unwrap_or(0) > 0, "{checks:?}");
     assert!(
