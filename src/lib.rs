@@ -8,7 +8,8 @@
 //!    [`tournament`]: the rules around the game (ranks, handicap and komi, colours, clocks,
 //!    tiebreaks), pure logic beside the executor.
 //! 4. [`spec`] and [`scenario`]: the clause registry, named rulesets and the scenario format.
-//!    The only layer that reads TOML.
+//!    The only layer that reads TOML. [`sgf`]: game records in SGF, read into the same set-up
+//!    and events, judged under a ruleset, written back out.
 //! 5. [`conformance`]: the [`conformance::Referee`] trait and the runner that checks scenarios
 //!    through any implementation of it, the reference included.
 //!    [`engines`]: engines in other processes (GTP, ...) behind that trait.
