@@ -153,7 +153,10 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                     other => other.word().to_string(),
                 };
                 if matches!(j.check, ResultCheck::Disagrees)
-                    && record.komi.as_ref().is_some_and(|k| k.komi.half_points() == 0)
+                    && record
+                        .komi
+                        .as_ref()
+                        .is_some_and(|k| k.komi.half_points() == 0)
                 {
                     disagree_komi_zero += 1;
                 }
@@ -205,8 +208,8 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         groups = n("not-checkable (too many groups)"),
         broken_count = n("not-checkable (a move breaks a rule)"),
     );
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     assert!(
         readme.contains(&figures),
         "README.md's corpus figures are stale; they are now:\n{figures}"

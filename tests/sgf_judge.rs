@@ -115,6 +115,25 @@ fn a_counted_result_is_compared_with_the_count_of_the_marked_dead_stones() {
 }
 
 #[test]
+fn four_passes_end_the_game_with_every_stone_alive_whatever_the_marks_say() {
+    // counted-5x5 played on to four passes: under aga the third pass follows a dispute and
+    // the fourth ends the game with every stone alive (AGA Rule 10), so E3 stays: Black 6
+    // stones + 5 points = 11 against White 5 + komi 0.5, B+5.5, the recorded result. Rules
+    // that settle disputes without resuming play, or end on two passes, refuse the third pass.
+    let rows = judge_jsonl(&[
+        "--rules",
+        "aga,japanese-1989,tromp-taylor",
+        &fixture("four-passes.sgf"),
+    ]);
+    let aga = row(&rows, "aga");
+    assert_eq!(aga["count"], "B+5.5", "{aga}");
+    assert_eq!(aga["check"], "agrees", "{aga}");
+    assert_eq!(aga["resumptions"], "14", "{aga}");
+    assert_eq!(row(&rows, "japanese-1989")["reason"], "no-resumption");
+    assert_eq!(row(&rows, "tromp-taylor")["reason"], "game-over");
+}
+
+#[test]
 fn illegal_moves_name_the_move_the_reason_the_clause_and_where_it_is_written() {
     let out = judge(&["--rules", "aga,new-zealand", &fixture("suicide.sgf")], 1);
     // Move 7, B A2, takes the last liberty of its own two stones: suicide under AGA Rule 5,

@@ -404,7 +404,11 @@ fn print_text(
                             v.move_number,
                             move_text(v.color, v.mv),
                             v.reason,
-                            v.clauses.join(", ")
+                            if v.clauses.is_empty() {
+                                "no registered clause of this ruleset".to_string()
+                            } else {
+                                v.clauses.join(", ")
+                            }
                         )?,
                         None => writeln!(
                             out,

@@ -10,25 +10,24 @@ use crate::spec::Spec;
 use super::judge::rules_for;
 use super::Record;
 
-/// A record's moves as events, with a dispute before every move that follows two passes in a
-/// row (the record shows play going on after a pause, so the players did not agree), naming
-/// the colour that moved next. Also gives, for each event, the record's move number it stands
+/// A record's moves as events, with a dispute before every move (a play or a pass) that
+/// follows two passes in a row (the record shows play going on after a pause, so the players
+/// did not agree), naming the colour that moved next. Under the AGA-style ending four passes
+/// in a row are thus two passes, a dispute and the two passes that end the game with every
+/// stone alive. Also gives, for each event, the record's move number it stands
 /// for (the move it precedes, for a dispute).
 pub fn events_with_disputes(record: &Record) -> (Vec<Event>, Vec<usize>) {
     let mut events = Vec::with_capacity(record.events.len() + 1);
     let mut numbers = Vec::with_capacity(record.events.len() + 1);
     let mut passes = 0;
     for (index, event) in record.events.iter().enumerate() {
-        match event {
-            Event::Move(_, Move::Pass) => passes += 1,
-            Event::Move(color, Move::Play(_)) => {
-                if passes >= 2 {
-                    events.push(Event::Dispute(Some(*color)));
-                    numbers.push(index + 1);
-                }
+        if let Event::Move(color, mv) = event {
+            if passes >= 2 {
+                events.push(Event::Dispute(Some(*color)));
+                numbers.push(index + 1);
                 passes = 0;
             }
-            _ => passes = 0,
+            passes = if *mv == Move::Pass { passes + 1 } else { 0 };
         }
         events.push(event.clone());
         numbers.push(index + 1);

@@ -16,8 +16,9 @@
 //! **disagrees** when no such choice does; it is **not checkable** when there is nothing to
 //! count (a resignation, time, an illegal move), or too many groups to try every choice and
 //! none found by adding up what each group alone is worth.
-//! Under rules that end on two passes (Tromp-Taylor) nothing is ever removed, so the count is
-//! the position as it stands and no other choice exists.
+//! Under rules that end on two passes (Tromp-Taylor) nothing is ever removed, and after the
+//! four-pass end of the AGA-style procedure every stone is alive, so there the count is the
+//! position as it stands and no other choice exists.
 //! "Could be dead" is a group (strings of one colour joined by empty regions only they
 //! border) without two such regions: a group with two eyes is never offered as dead.
 
@@ -194,14 +195,22 @@ pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgemen
     let game = &replay.game;
     let ended_by_passes = game.phase() == Phase::Paused
         || (game.phase() == Phase::Ended && game.resigned().is_none());
-    let recorded_dead = record.dead_stones(game.board());
     let counter = Counter { game };
+    // Marks name dead stones only where the game still lets stones be removed: not after an
+    // end that settled them (four passes: all alive) nor under rules that never remove any.
+    let recorded_dead = record.dead_stones(game.board()).map(|dead| {
+        if counter.removable() {
+            dead
+        } else {
+            Vec::new()
+        }
+    });
     let (count, dead) = if violation.is_some() || game.resigned().is_some() {
         (None, Vec::new())
     } else {
         match &recorded_dead {
             Some(dead) => (Some(counter.count(dead)), dead.clone()),
-            None if game.phase() == Phase::Ended => (Some(counter.count(&[])), Vec::new()),
+            None if !counter.removable() => (Some(counter.count(&[])), Vec::new()),
             None => (None, Vec::new()),
         }
     };
@@ -256,12 +265,18 @@ struct Counter<'a> {
 }
 
 impl Counter<'_> {
+    /// Whether stones can still be removed as dead: not once the game has ended on its own
+    /// terms (four passes under the AGA-style ending: every stone alive), nor under rules that
+    /// end on two passes (Tromp-Taylor: dead stones are captured in play).
+    fn removable(&self) -> bool {
+        self.game.phase() != Phase::Ended && self.game.rules().ending != Ending::TwoPasses
+    }
+
     /// The count with `dead` removed: as an agreement where play is paused (so White passes
-    /// last where the rules say so), otherwise the position as it stands; under rules that
-    /// end on two passes nothing is removed (Tromp-Taylor: dead stones are captured in play).
+    /// last where the rules say so), otherwise the position as it stands; where nothing can be
+    /// removed any more ([`Counter::removable`]) the dead stones are ignored.
     fn count(&self, dead: &[Point]) -> Count {
-        if self.game.rules().ending == Ending::TwoPasses {
-            // Nothing is removed at the end: dead stones must be captured in play.
+        if !self.removable() {
             return self.game.count();
         }
         if self.game.phase() == Phase::Paused {
@@ -285,7 +300,7 @@ impl Counter<'_> {
         let Some(text) = wanted.counted() else {
             return ResultCheck::NotCheckable("no counted result".to_string());
         };
-        if self.game.rules().ending == Ending::TwoPasses {
+        if !self.removable() {
             return ResultCheck::Disagrees;
         }
         let groups = weak_groups(self.game.board());
@@ -473,14 +488,15 @@ pub fn weak_groups(board: &Board) -> Vec<Vec<Point>> {
 }
 
 /// The clauses behind a reason, as the ruleset's documents state them: the candidates that
-/// the ruleset adopts, else the logical rules' clause, else (a reason the logical rules do not
-/// speak of, such as play after the end) the AGA-family clauses that define it.
+/// the ruleset adopts, else the logical rules' clause; empty where no registered document of
+/// the ruleset speaks of it (reports then say so rather than cite another ruleset's text).
 pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
     let candidates: &[&str] = match reason {
         Reason::Occupied => &["aga-1991-r2-move", "agatr-vi-b-7-two-stones", "logic-r6"],
         Reason::Suicide => &[
             "aga-1991-r5-suicide",
             "agatr-vi-b-7-suicide",
+            "logic-r7a",
             "logic-r7-step3",
         ],
         Reason::Ko => &[
@@ -491,7 +507,12 @@ pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
             "logic-r8",
         ],
         Reason::Superko => &["aga-1991-r6", "bga-ko-superko", "london-3", "logic-r8"],
-        Reason::OutOfTurn => &["aga-1991-r2", "agatr-vi-b-1", "bga-illegal-alternation-run"],
+        Reason::OutOfTurn => &[
+            "aga-1991-r2",
+            "agatr-vi-b-1",
+            "bga-illegal-alternation-run",
+            "logic-r6",
+        ],
         Reason::GamePaused => &["aga-1991-r9", "bga-game-end-pause", "london-5"],
         Reason::GameOver | Reason::NoResumption => &["aga-1991-r10", "bga-resumption", "london-6"],
         _ => &[],
@@ -504,14 +525,11 @@ pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
     if !adopted.is_empty() {
         return adopted;
     }
-    let logical: Vec<String> = candidates
+    // Rules outside the AGA family: the logical rules' clause where they have one.
+    candidates
         .iter()
         .filter(|id| id.starts_with("logic-"))
+        .take(1)
         .map(|id| id.to_string())
-        .collect();
-    if logical.is_empty() {
-        candidates.iter().map(|id| id.to_string()).collect()
-    } else {
-        logical
-    }
+        .collect()
 }
