@@ -263,7 +263,8 @@ impl GtpProfile {
 }
 
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
-type Answer = Result<String, String>;
+/// A GTP answer: the text of `=` or of `?`.
+pub type Answer = Result<String, String>;
 
 /// A GTP engine behind [`Referee`]. See the module documentation.
 pub struct GtpEngine {
@@ -382,7 +383,6 @@ impl GtpEngine {
     }
 
     fn exchange(&mut self, command: &str) -> Result<Answer, EngineError> {
-        let (timeout, max_answer) = (self.profile.timeout, self.profile.max_answer);
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let Some(process) = self.process.as_mut() else {
@@ -390,76 +390,13 @@ impl GtpEngine {
                 "`{command}`: the engine is not running"
             )));
         };
-        let context = |e: EngineError| match e.kind {
-            ErrorKind::Timeout => {
-                let tail = process_tail(&e.message);
-                EngineError::timeout(format!(
-                    "the engine did not answer `{command}` within {}{tail}",
-                    show_duration(timeout)
-                ))
-            }
-            _ => EngineError {
-                kind: e.kind,
-                message: format!("`{command}`: {}", e.message),
-            },
-        };
-        process
-            .send_line(&format!("{id} {command}"))
-            .map_err(context)?;
-        // No deadline for a time limit too large to add to the clock.
-        let deadline = Instant::now().checked_add(timeout);
-        let mut total = 0usize;
-        let mut lines: Vec<String> = Vec::new();
-        loop {
-            let left = deadline.map_or(timeout, |d| d.saturating_duration_since(Instant::now()));
-            let budget = max_answer.saturating_sub(total);
-            let line = match process.read_line(left, budget) {
-                Ok(line) => line,
-                Err(e) => return Err(context(e)),
-            };
-            total += line.len() + 1;
-            if total > max_answer {
-                return Err(EngineError::protocol(with_tail(
-                    format!("`{command}`: the answer is longer than {max_answer} bytes"),
-                    process,
-                )));
-            }
-            if line.trim().is_empty() {
-                if lines.is_empty() {
-                    continue; // blank lines before an answer are tolerated
-                }
-                break;
-            }
-            lines.push(line);
-        }
-        let first = &lines[0];
-        let (success, rest) = match first.chars().next() {
-            Some('=') => (true, &first[1..]),
-            Some('?') => (false, &first[1..]),
-            _ => {
-                let shown: String = first.chars().take(80).collect();
-                return Err(EngineError::protocol(with_tail(
-                    format!("`{command}`: the answer does not start with `=` or `?`: `{shown}`"),
-                    process,
-                )));
-            }
-        };
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(u64::from(id)) {
-            return Err(EngineError::protocol(with_tail(
-                format!(
-                    "`{command}`: the answer carries the id {} instead of {id}",
-                    &rest[..digits]
-                ),
-                process,
-            )));
-        }
-        let mut text = rest[digits..].trim().to_string();
-        for line in &lines[1..] {
-            text.push('\n');
-            text.push_str(line);
-        }
-        Ok(if success { Ok(text) } else { Err(text) })
+        exchange(
+            process,
+            id,
+            command,
+            self.profile.timeout,
+            self.profile.max_answer,
+        )
     }
 
     /// Both colours' stones as the engine shows them, sorted by point.
@@ -786,6 +723,89 @@ fn setup_sgf(rules: &Rules, setup: &Setup) -> String {
     };
     let _ = write!(sgf, "PL[{}])", to_move.letter());
     sgf
+}
+
+/// Sends one GTP command with id `id` and reads its answer within `timeout`: `Ok(Ok(text))`
+/// for `=`, `Ok(Err(text))` for `?`, an error for a process that hangs, dies, answers more
+/// than `max_answer` bytes, or answers something that is not GTP (no `=`/`?`, another id).
+/// Shared by every GTP client here: the bridge behind `Referee` and the referee's players.
+pub fn exchange(
+    process: &mut EngineProcess,
+    id: u32,
+    command: &str,
+    timeout: Duration,
+    max_answer: usize,
+) -> Result<Answer, EngineError> {
+    let context = |e: EngineError| match e.kind {
+        ErrorKind::Timeout => {
+            let tail = process_tail(&e.message);
+            EngineError::timeout(format!(
+                "the engine did not answer `{command}` within {}{tail}",
+                show_duration(timeout)
+            ))
+        }
+        _ => EngineError {
+            kind: e.kind,
+            message: format!("`{command}`: {}", e.message),
+        },
+    };
+    process
+        .send_line(&format!("{id} {command}"))
+        .map_err(context)?;
+    // No deadline for a time limit too large to add to the clock.
+    let deadline = Instant::now().checked_add(timeout);
+    let mut total = 0usize;
+    let mut lines: Vec<String> = Vec::new();
+    loop {
+        let left = deadline.map_or(timeout, |d| d.saturating_duration_since(Instant::now()));
+        let budget = max_answer.saturating_sub(total);
+        let line = match process.read_line(left, budget) {
+            Ok(line) => line,
+            Err(e) => return Err(context(e)),
+        };
+        total += line.len() + 1;
+        if total > max_answer {
+            return Err(EngineError::protocol(with_tail(
+                format!("`{command}`: the answer is longer than {max_answer} bytes"),
+                process,
+            )));
+        }
+        if line.trim().is_empty() {
+            if lines.is_empty() {
+                continue; // blank lines before an answer are tolerated
+            }
+            break;
+        }
+        lines.push(line);
+    }
+    let first = &lines[0];
+    let (success, rest) = match first.chars().next() {
+        Some('=') => (true, &first[1..]),
+        Some('?') => (false, &first[1..]),
+        _ => {
+            let shown: String = first.chars().take(80).collect();
+            return Err(EngineError::protocol(with_tail(
+                format!("`{command}`: the answer does not start with `=` or `?`: `{shown}`"),
+                process,
+            )));
+        }
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(u64::from(id)) {
+        return Err(EngineError::protocol(with_tail(
+            format!(
+                "`{command}`: the answer carries the id {} instead of {id}",
+                &rest[..digits]
+            ),
+            process,
+        )));
+    }
+    let mut text = rest[digits..].trim().to_string();
+    for line in &lines[1..] {
+        text.push('\n');
+        text.push_str(line);
+    }
+    Ok(if success { Ok(text) } else { Err(text) })
 }
 
 /// ` (stderr: ...)` from a process error message, to keep on a rewritten one.
