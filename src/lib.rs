@@ -54,6 +54,7 @@ pub mod engines;
 pub mod fuzzing;
 pub mod game;
 pub mod gtp;
+pub mod referee;
 pub mod rules;
 pub mod scenario;
 pub mod sgf;

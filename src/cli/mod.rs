@@ -11,6 +11,7 @@ mod fuzz;
 mod judge;
 mod mutants;
 mod records;
+mod referee;
 mod ruling;
 mod score;
 mod tournament;
@@ -92,6 +93,9 @@ enum Command {
     /// the clause), the count, and whether the recorded result agrees; a summary at the end.
     /// Exit 2 if a record is unreadable or has no ruleset, 1 if a move breaks a rule.
     Judge(judge::JudgeArgs),
+    /// Play a match between two GTP engines under a ruleset, refereed by the reference: the
+    /// rules' own procedure for illegal moves, passes, the end and disputes, with clocks.
+    Referee(referee::RefereeArgs),
     /// Score a final position (a scenario's or a diagram's) under one ruleset or all of them.
     Score(score::ScoreArgs),
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
@@ -144,6 +148,7 @@ pub fn main() -> ExitCode {
         Command::Lint { paths } => views::lint(&root, &paths),
         Command::Coverage { document, all } => views::coverage(&root, document.as_deref(), all),
         Command::Judge(args) => judge::judge_command(&root, &args),
+        Command::Referee(args) => referee::referee_command(&root, &args),
         Command::Score(args) => score::score(&root, &args),
         Command::Ruling(args) => ruling::ruling(&root, &args),
         Command::Standings(args) => tournament::standings_command(&args),
