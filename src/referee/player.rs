@@ -75,7 +75,7 @@ impl Player {
         let version = player.expect("protocol_version")?;
         if version.trim() != "2" {
             return Err(player.fault(
-                "protocol",
+                "protocol error",
                 format!("speaks GTP version `{}`, not 2", version.trim()),
             ));
         }
@@ -141,9 +141,10 @@ impl Player {
     pub fn expect(&mut self, command: &str) -> Result<String, Fault> {
         match self.ask(command)? {
             Ok(text) => Ok(text),
-            Err(text) => {
-                Err(self.fault("protocol", format!("refused `{command}`: {}", text.trim())))
-            }
+            Err(text) => Err(self.fault(
+                "protocol error",
+                format!("refused `{command}`: {}", text.trim()),
+            )),
         }
     }
 
@@ -218,7 +219,10 @@ impl Player {
         let answer = match self.ask_within(&command, timeout)? {
             Ok(text) => text,
             Err(text) => {
-                return Err(self.fault("protocol", format!("refused `{command}`: {}", text.trim())))
+                return Err(self.fault(
+                    "protocol error",
+                    format!("refused `{command}`: {}", text.trim()),
+                ))
             }
         };
         let word = answer.trim();
@@ -227,7 +231,12 @@ impl Player {
         }
         Move::parse_gtp(word, self.size, self.size)
             .map(Generated::Move)
-            .map_err(|e| self.fault("protocol", format!("`{command}` answered `{word}`: {e}")))
+            .map_err(|e| {
+                self.fault(
+                    "protocol error",
+                    format!("`{command}` answered `{word}`: {e}"),
+                )
+            })
     }
 
     /// Tells the engine a move of either colour.
@@ -254,7 +263,7 @@ impl Player {
                 Ok(p) => points.push(p),
                 Err(e) => {
                     return Err(self.fault(
-                        "protocol",
+                        "protocol error",
                         format!("`final_status_list dead` lists `{vertex}`: {e}"),
                     ))
                 }

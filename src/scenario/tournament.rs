@@ -262,6 +262,8 @@ struct RawClock {
     control: Option<Spanned<RawControl>>,
     clocks: Option<Spanned<bool>>,
     first: Option<Spanned<String>>,
+    /// Absent in a file that only gives a time control (`goconform referee --time-control`).
+    #[serde(default)]
     events: Vec<Spanned<String>>,
 }
 

@@ -1,0 +1,215 @@
+//! `goconform referee` between real engines: GNU Go 3.8 against itself at two levels, and GNU
+//! Go behind a fake player that misbehaves on purpose (tests/fixtures/fake_player.py): every
+//! game ends, faults are reported and forfeit only their own game, illegal moves follow the
+//! ruleset's procedure. Skipped, saying why, without GNU Go or python3 (a failure under CI).
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+mod common;
+
+use common::{goconform, root};
+
+fn gnugo() -> Option<PathBuf> {
+    let path = std::env::var_os("GNUGO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/games/gnugo"));
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if path.exists() && python {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("CI must install GNU Go (apt-get install gnugo) and python3");
+    }
+    eprintln!("skipped: GNU Go or python3 is not installed");
+    None
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn engine(gnugo: &Path, level: u32) -> String {
+    format!("{} --mode gtp --level {level}", gnugo.display())
+}
+
+fn fake(gnugo: &Path, mode: &str) -> String {
+    format!(
+        "python3 {} {mode} {}",
+        root().join("tests/fixtures/fake_player.py").display(),
+        engine(gnugo, 1)
+    )
+}
+
+fn referee(args: &[&str]) -> String {
+    let mut all = vec!["referee", "--size", "9"];
+    all.extend_from_slice(args);
+    let out = goconform(&all);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    t
+}
+
+/// The rows of the results table: (result, moves, how it ended).
+fn rows(out: &str) -> Vec<(String, usize, String)> {
+    out.lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            words.next()?.parse::<usize>().ok()?;
+            let result = words.next()?.to_string();
+            let moves = words.next()?.parse().ok()?;
+            Some((result, moves, words.collect::<Vec<_>>().join(" ")))
+        })
+        .collect()
+}
+
+#[test]
+fn gnu_go_against_gnu_go_under_aga_and_tromp_taylor_with_a_clock() {
+    let Some(gnugo) = gnugo() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let control = dir.path().join("control.toml");
+    std::fs::write(
+        &control,
+        "control = { main = \"1:00\", overtime = \"canadian\", stones = 10, period = \"0:30\" }\n",
+    )
+    .unwrap();
+    for rules in ["aga", "tromp-taylor"] {
+        let out = referee(&[
+            "--black",
+            &engine(&gnugo, 1),
+            "--white",
+            &engine(&gnugo, 3),
+            "--rules",
+            rules,
+            "--games",
+            "2",
+            "--time-control",
+            control.to_str().unwrap(),
+        ]);
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 2, "{out}");
+        for (result, moves, how) in &rows {
+            assert!(
+                how.starts_with("counted") || how.ends_with("resigned"),
+                "{rules}: {out}"
+            );
+            assert!(*moves > 0, "{out}");
+            assert!(result.starts_with("B+") || result.starts_with("W+") || result == "0");
+            if rules == "tromp-taylor" {
+                assert!(
+                    !how.contains("agreed dead"),
+                    "nothing is removed under tromp-taylor: {out}"
+                );
+            }
+        }
+        assert!(out.contains("2 games:"), "{out}");
+    }
+}
+
+#[test]
+fn a_broken_engine_forfeits_its_game_and_the_match_goes_on() {
+    let Some(gnugo) = gnugo() else { return };
+    for (mode, expected) in [
+        ("hang", "black's engine failed (timeout)"),
+        ("crash", "black's engine failed (crash)"),
+        ("garbage", "black's engine failed (protocol error)"),
+        ("nonsense", "`banana` is not a vertex"),
+    ] {
+        let out = referee(&[
+            "--black",
+            &fake(&gnugo, mode),
+            "--white",
+            &engine(&gnugo, 1),
+            "--games",
+            "2",
+            "--move-timeout",
+            "2",
+        ]);
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 2, "{mode}: {out}");
+        for (result, _, how) in &rows {
+            assert_eq!(result, "W+F", "{mode}: {out}");
+            assert!(how.contains(expected), "{mode}: {out}");
+        }
+        assert!(
+            out.contains("faults and illegal moves: Black 2, White 0"),
+            "{mode}: {out}"
+        );
+    }
+    let out = referee(&[
+        "--black",
+        &fake(&gnugo, "resign"),
+        "--white",
+        &engine(&gnugo, 1),
+    ]);
+    assert_eq!(rows(&out)[0].0, "W+R", "{out}");
+}
+
+#[test]
+fn illegal_moves_follow_the_rulesets_procedure() {
+    let Some(gnugo) = gnugo() else { return };
+    // The fake plays on an occupied point from its third move on. Under aga (AGA Rule 8) each
+    // is taken back as a pass, so the game still ends on the board; under the London Open
+    // rules the engine moves again and the third illegal move in a row loses; with
+    // --illegal-move lose, and under tromp-taylor (no procedure), the first loses.
+    let black = fake(&gnugo, "illegal");
+    let white = engine(&gnugo, 1);
+    let aga = referee(&["--black", &black, "--white", &white, "--rules", "aga"]);
+    assert!(rows(&aga)[0].2.starts_with("counted"), "{aga}");
+    for args in [
+        vec!["--rules", "london-open"],
+        vec!["--rules", "aga", "--illegal-move", "lose"],
+        vec!["--rules", "tromp-taylor"],
+    ] {
+        let mut all = vec!["--black", black.as_str(), "--white", white.as_str()];
+        all.extend(args.iter().copied());
+        let out = referee(&all);
+        let (result, _, how) = &rows(&out)[0];
+        assert_eq!(result, "W+F", "{args:?}: {out}");
+        assert_eq!(
+            how, "black made an illegal move (occupied)",
+            "{args:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn engines_that_never_agree_end_with_four_passes() {
+    let Some(gnugo) = gnugo() else { return };
+    // The fake calls every white stone dead at every pause; GNU Go does not: under aga play
+    // resumes after each disagreement, and two passes opening a resumption end the game with
+    // every stone alive (AGA Rule 10), so the game is counted with nothing removed.
+    let out = referee(&[
+        "--black",
+        &fake(&gnugo, "disagree"),
+        "--white",
+        &engine(&gnugo, 1),
+        "--rules",
+        "aga",
+    ]);
+    let (_, _, how) = &rows(&out)[0];
+    assert_eq!(how, "counted", "{out}");
+}
+
+#[test]
+fn bad_input_is_refused() {
+    for (args, message) in [
+        (vec!["--handicap", "12"], "no fixed placement of 12 stones"),
+        (vec!["--move-timeout", "0"], "--move-timeout"),
+        (vec!["--games", "0"], "--games"),
+        (vec!["--rules", "klingon"], "klingon"),
+    ] {
+        let mut all = vec!["referee", "--black", "x", "--white", "y", "--size", "9"];
+        all.extend(args.iter().copied());
+        let out = goconform(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(message), "{args:?}: {}", text(&out));
+    }
+}
