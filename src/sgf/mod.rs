@@ -26,6 +26,7 @@ pub mod convert;
 pub mod judge;
 pub mod text;
 pub mod values;
+pub mod write;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -404,9 +405,11 @@ impl Reader<'_> {
             && white_setup.is_empty()
             && leading_black >= 2
             && (handicap < 2 || leading_black == handicap as usize)
+            && on_star_points(&record.events[..leading_black], width, height)
         {
-            // Some servers write a free handicap placement as a run of black moves before
-            // White's first: those stones were placed, not played.
+            // Some servers write a handicap as a run of black moves on the star points before
+            // White's first: those stones were placed, not played. Anywhere else two black
+            // moves in a row are what they say, a failure of alternation.
             for event in record.events.drain(..leading_black) {
                 if let Event::Move(_, Move::Play(p)) = event {
                     record.setup.handicap.push(p);
@@ -417,6 +420,16 @@ impl Reader<'_> {
         } else if handicap >= 2 && white_setup.is_empty() && black_setup.len() == handicap as usize
         {
             record.setup.handicap = black_setup;
+        } else if let Some(fixed) = fixed_handicap_among(handicap, width, height, &black_setup) {
+            // More set-up stones than the handicap: the handicap is the fixed placement, when
+            // the black stones include it (the only reading that is not a guess).
+            black_setup.retain(|p| !fixed.contains(p));
+            record.setup.handicap = fixed;
+            record.setup.stones = black_setup
+                .into_iter()
+                .map(|p| (p, Color::Black))
+                .chain(white_setup.into_iter().map(|p| (p, Color::White)))
+                .collect();
         } else {
             if handicap >= 2 && !black_setup.is_empty() {
                 return Err(self.error(
@@ -452,6 +465,39 @@ impl Reader<'_> {
         }
         Ok(record)
     }
+}
+
+/// Whether every move is a black play on a star point (a point of the nine-stone fixed
+/// placement, or of the four-stone one on boards without a centre line).
+fn on_star_points(moves: &[Event], width: u8, height: u8) -> bool {
+    use crate::game::handicap::{fixed_points, max_fixed, Pattern};
+    if width != height {
+        return false;
+    }
+    let Some(stars) = fixed_points(Pattern::Traditional, width, max_fixed(width)) else {
+        return false;
+    };
+    moves
+        .iter()
+        .all(|e| matches!(e, Event::Move(_, Move::Play(p)) if stars.contains(p)))
+}
+
+/// The fixed placement of `handicap` stones (AGA's, else GTP's table) if every one of its
+/// points holds a black set-up stone.
+fn fixed_handicap_among(
+    handicap: u32,
+    width: u8,
+    height: u8,
+    black: &[Point],
+) -> Option<Vec<Point>> {
+    use crate::game::handicap::{fixed_points, Pattern};
+    if handicap < 2 || width != height {
+        return None;
+    }
+    [Pattern::Traditional, Pattern::Gtp]
+        .into_iter()
+        .filter_map(|pattern| fixed_points(pattern, width, handicap))
+        .find(|points| points.iter().all(|p| black.contains(p)))
 }
 
 /// The raw text of a property's first value, from the source (`KM[7.50]` keeps `7.50`, which

@@ -1,0 +1,385 @@
+//! Writing game records as SGF (FF\[4\]), with the `sgf-parse` crate's nodes and serializer.
+//!
+//! Three writers share [`write_record`]: a scenario (`show --format sgf`, `export --sgf`; its
+//! expectations become comments on the moves they check), a referee's game (`referee
+//! --sgf-out`: the game as it went, procedure events as comments) and a fuzz finding. A record
+//! is a set-up, then one node per move; what SGF has no property for (a dispute, an agreement,
+//! a ruling, a pass stone) is written in words in the comment of the node where it happened.
+
+use std::collections::HashSet;
+
+use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
+use sgf_parse::{SgfNode, SimpleText, Text};
+
+use crate::board::{Color, Move, Point};
+use crate::game::{Event, Setup};
+use crate::rules::Komi;
+use crate::scenario::{Check, Scenario};
+
+/// One move of a record, with what its comment says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNode {
+    pub color: Color,
+    pub mv: Move,
+    pub comment: Vec<String>,
+}
+
+/// The game information of a record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// `RU`: a ruleset name.
+    pub rules: Option<String>,
+    pub komi: Option<Komi>,
+    /// `RE`, in SGF form.
+    pub result: Option<String>,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// `GN`.
+    pub name: Option<String>,
+    /// The root node's comment.
+    pub comment: Vec<String>,
+    /// Stones agreed dead at the end: written as territory marks (`TB` holds White's dead
+    /// stones, `TW` Black's), which is how readers, ours included, learn them.
+    pub dead: Vec<(Point, Color)>,
+}
+
+fn sgf_point(p: Point, height: u8) -> SgfPoint {
+    SgfPoint {
+        x: p.col,
+        y: height - 1 - p.row,
+    }
+}
+
+fn text(lines: &[String]) -> Prop {
+    Prop::C(Text {
+        text: lines.join("\n"),
+    })
+}
+
+fn simple(value: &str) -> SimpleText {
+    SimpleText {
+        text: value.to_string(),
+    }
+}
+
+/// A record: the set-up and game information in the root, then one node per move.
+pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
+    let (w, h) = (setup.width, setup.height);
+    let mut root: Vec<Prop> = vec![
+        Prop::FF(4),
+        Prop::GM(1),
+        Prop::CA(simple("UTF-8")),
+        Prop::AP((simple("goconform"), simple(env!("CARGO_PKG_VERSION")))),
+    ];
+    // SZ[19] for a square board: the crate's own SZ value always writes the w:h form.
+    let size = if w == h {
+        w.to_string()
+    } else {
+        format!("{w}:{h}")
+    };
+    root.push(Prop::Unknown("SZ".to_string(), vec![size]));
+    if let Some(rules) = &info.rules {
+        root.push(Prop::RU(simple(rules)));
+    }
+    if let Some(komi) = info.komi {
+        root.push(Prop::KM(komi.as_f64()));
+    }
+    let to_set = |points: &mut dyn Iterator<Item = Point>| -> HashSet<SgfPoint> {
+        points.map(|p| sgf_point(p, h)).collect()
+    };
+    let mut black: Vec<Point> = setup
+        .stones
+        .iter()
+        .filter(|(_, c)| *c == Color::Black)
+        .map(|(p, _)| *p)
+        .collect();
+    let white: Vec<Point> = setup
+        .stones
+        .iter()
+        .filter(|(_, c)| *c == Color::White)
+        .map(|(p, _)| *p)
+        .collect();
+    if !setup.handicap.is_empty() {
+        root.push(Prop::HA(setup.handicap.len() as i64));
+        black.extend(&setup.handicap);
+    }
+    if !black.is_empty() {
+        root.push(Prop::AB(to_set(&mut black.iter().copied())));
+    }
+    if !white.is_empty() {
+        root.push(Prop::AW(to_set(&mut white.iter().copied())));
+    }
+    let first = if setup.handicap.is_empty() {
+        setup.to_move
+    } else {
+        Color::White
+    };
+    let implied = moves.first().map(|m| m.color).unwrap_or(Color::Black);
+    if first != implied || (moves.is_empty() && first == Color::White) {
+        root.push(Prop::PL(match first {
+            Color::Black => sgf_parse::Color::Black,
+            Color::White => sgf_parse::Color::White,
+        }));
+    }
+    if let Some(name) = &info.black {
+        root.push(Prop::PB(simple(name)));
+    }
+    if let Some(name) = &info.white {
+        root.push(Prop::PW(simple(name)));
+    }
+    if let Some(name) = &info.name {
+        root.push(Prop::GN(simple(name)));
+    }
+    if let Some(result) = &info.result {
+        root.push(Prop::RE(simple(result)));
+    }
+    if !info.comment.is_empty() {
+        root.push(text(&info.comment));
+    }
+
+    let mut nodes: Vec<Vec<Prop>> = moves
+        .iter()
+        .map(|m| {
+            let mv = match m.mv {
+                Move::Pass => SgfMove::Pass,
+                Move::Play(p) => SgfMove::Move(sgf_point(p, h)),
+            };
+            let mut props = vec![match m.color {
+                Color::Black => Prop::B(mv),
+                Color::White => Prop::W(mv),
+            }];
+            if !m.comment.is_empty() {
+                props.push(text(&m.comment));
+            }
+            props
+        })
+        .collect();
+    if !info.dead.is_empty() {
+        // Dead white stones lie in Black's territory and dead black ones in White's.
+        let marks = |owner: Color| -> HashSet<SgfPoint> {
+            info.dead
+                .iter()
+                .filter(|(_, c)| *c == owner.opponent())
+                .map(|(p, _)| sgf_point(*p, h))
+                .collect()
+        };
+        let last = nodes.last_mut().unwrap_or(&mut root);
+        let (tb, tw) = (marks(Color::Black), marks(Color::White));
+        if !tb.is_empty() {
+            last.push(Prop::TB(tb));
+        }
+        if !tw.is_empty() {
+            last.push(Prop::TW(tw));
+        }
+    }
+    let mut child: Option<SgfNode<Prop>> = None;
+    while let Some(props) = nodes.pop() {
+        child = Some(SgfNode::new(props, child.into_iter().collect(), false));
+    }
+    SgfNode::new(root, child.into_iter().collect(), true).serialize()
+}
+
+/// A scenario as a record under one of its runs: its set-up, its moves (a move made although
+/// forbidden is written as the move, since it stood on the board), and in each move's
+/// comment the expectations the scenario checks there, for every run, with what else
+/// happened (disputes, agreements, notices).
+pub fn write_scenario(scenario: &Scenario) -> String {
+    let mut moves: Vec<MoveNode> = Vec::new();
+    let mut root_comment = vec![scenario.title.clone()];
+    if !scenario.description.is_empty() {
+        root_comment.push(scenario.description.trim().to_string());
+    }
+    if !scenario.clauses.is_empty() {
+        root_comment.push(format!("Clauses: {}", scenario.clauses.join(", ")));
+    }
+    let runs: Vec<String> = scenario.runs.iter().map(|r| r.label.clone()).collect();
+    root_comment.push(format!("Runs: {}", runs.join(", ")));
+    let mut pending: Vec<String> = Vec::new();
+    for (index, event) in scenario.events.iter().enumerate() {
+        let number = index + 1;
+        let mut lines = std::mem::take(&mut pending);
+        let played = match event {
+            Event::Move(color, mv) => Some((*color, *mv)),
+            Event::Breach(color, mv, _) | Event::Sealed(color, mv) => {
+                lines.push(format!("event {number}: {event}"));
+                Some((*color, *mv))
+            }
+            _ => None,
+        };
+        let (w, h) = (scenario.setup.width, scenario.setup.height);
+        for expectation in scenario.expectations.iter().filter(|e| e.after == number) {
+            let under: Vec<&str> = expectation
+                .runs
+                .iter()
+                .filter_map(|&r| scenario.runs.get(r).map(|run| run.label.as_str()))
+                .collect();
+            let checks: Vec<String> = expectation
+                .checks
+                .iter()
+                .map(|c| check_words(c, w, h))
+                .collect();
+            lines.push(format!("{}: {}", under.join(", "), checks.join("; ")));
+        }
+        match played {
+            Some((color, mv)) => moves.push(MoveNode {
+                color,
+                mv,
+                comment: lines,
+            }),
+            None => {
+                // No SGF move: the words go on the move before, or the next if none.
+                let mut words = vec![format!("event {number}: {event}")];
+                words.extend(lines);
+                match moves.last_mut() {
+                    Some(last) => last.comment.extend(words),
+                    None => pending.extend(words),
+                }
+            }
+        }
+    }
+    root_comment.extend(pending);
+    let info = Info {
+        rules: scenario.runs.first().map(|r| r.ruleset.clone()),
+        komi: scenario.komi.or_else(|| {
+            scenario.runs.first().map(|r| {
+                if scenario.setup.handicap.len() >= 2 {
+                    r.rules.handicap_komi
+                } else {
+                    r.rules.komi
+                }
+            })
+        }),
+        name: Some(scenario.id.clone()),
+        comment: root_comment,
+        ..Info::default()
+    };
+    write_record(&scenario.setup, &moves, &info)
+}
+
+/// An expectation in the words of the scenario format (`illegal = superko`, `captures = C3`).
+fn check_words(check: &Check, _width: u8, _height: u8) -> String {
+    let points = |ps: &[Point]| -> String {
+        if ps.is_empty() {
+            "none".to_string()
+        } else {
+            ps.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    match check {
+        Check::Verdict(v) => v.to_string(),
+        Check::Captures(ps) => format!("captures {}", points(ps)),
+        Check::SelfCaptures(ps) => format!("self-captures {}", points(ps)),
+        Check::Board(_) => "board as given in the scenario".to_string(),
+        Check::Prisoners([b, w]) => format!("prisoners B {b} W {w}"),
+        Check::ToMove(c) => format!("{} to move", c.name()),
+        Check::Phase(p) => format!("phase {}", p.word()),
+        Check::Result(r) => format!("result {r}"),
+        Check::Score([b, w]) => format!(
+            "score B {} W {}",
+            crate::game::counting::format_points(*b),
+            crate::game::counting::format_points(*w)
+        ),
+        Check::Class(c) => format!("class {c}"),
+        Check::Warnings([b, w]) => format!("warnings B {b} W {w}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> super::super::Record {
+        super::super::read(
+            std::path::Path::new("t.sgf"),
+            text.as_bytes(),
+            &Default::default(),
+        )
+        .unwrap()
+        .remove(0)
+        .unwrap()
+    }
+
+    #[test]
+    fn moves_passes_and_set_up_come_back() {
+        let mut setup = Setup::empty(9, 9);
+        setup.stones = vec![(Point::new(0, 0), Color::White)];
+        setup.handicap = vec![Point::new(2, 2), Point::new(6, 6)];
+        let moves = vec![
+            MoveNode {
+                color: Color::White,
+                mv: Move::Play(Point::new(4, 4)),
+                comment: vec!["a ] bracket and a \\ backslash".to_string()],
+            },
+            MoveNode {
+                color: Color::Black,
+                mv: Move::Pass,
+                comment: Vec::new(),
+            },
+        ];
+        let info = Info {
+            rules: Some("aga".to_string()),
+            komi: Some(Komi::from_half_points(1)),
+            result: Some("W+0.5".to_string()),
+            ..Info::default()
+        };
+        let text = write_record(&setup, &moves, &info);
+        assert!(text.contains("SZ[9]"), "{text}");
+        let record = read(&text);
+        assert_eq!(record.setup.stones, setup.stones);
+        assert_eq!(record.setup.handicap.len(), 2);
+        assert_eq!(
+            record.events,
+            vec![
+                Event::Move(Color::White, Move::Play(Point::new(4, 4))),
+                Event::Move(Color::Black, Move::Pass)
+            ]
+        );
+        assert_eq!(
+            record.komi.as_ref().unwrap().komi,
+            Komi::from_half_points(1)
+        );
+        assert_eq!(record.ruleset(), Some("aga"));
+        let parsed = sgf_parse::go::parse(&text).unwrap();
+        let comment = parsed[0]
+            .main_variation()
+            .nth(1)
+            .and_then(|n| n.get_property("C").cloned());
+        assert_eq!(
+            comment,
+            Some(Prop::C(Text {
+                text: "a ] bracket and a \\ backslash".to_string()
+            }))
+        );
+    }
+
+    #[test]
+    fn rectangular_and_large_boards_and_dead_stones() {
+        let setup = Setup::empty(25, 7);
+        let corner = Point::new(24, 6);
+        let moves = vec![MoveNode {
+            color: Color::Black,
+            mv: Move::Play(corner),
+            comment: Vec::new(),
+        }];
+        let info = Info {
+            dead: vec![(corner, Color::Black)],
+            ..Info::default()
+        };
+        let text = write_record(&setup, &moves, &info);
+        assert!(
+            text.contains("SZ[25:7]") && text.contains("B[ya]"),
+            "{text}"
+        );
+        let record = read(&text);
+        assert_eq!(
+            record.events,
+            vec![Event::Move(Color::Black, Move::Play(corner))]
+        );
+        let mut board = crate::board::Board::new(25, 7).unwrap();
+        board.set_stone(Color::Black, corner);
+        assert_eq!(record.dead_stones(&board), Some(vec![corner]));
+    }
+}
