@@ -485,17 +485,65 @@ fn print_mismatch(s: &Scenario, file: &str, m: &Mismatch) {
     }
 }
 
-pub(super) fn show(root: &Project, path: &Path, filter: Option<&str>) -> CommandResult {
+/// How `show` prints a scenario.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum ShowFormat {
+    /// The position after every event, with the verdicts.
+    Text,
+    /// The scenario as an SGF record, its expectations in the move comments.
+    Sgf,
+}
+
+/// `goconform show`: a scenario, or an SGF record (its `RU` ruleset or `--rules`; `--game`
+/// picks a game of a collection), move by move.
+pub(super) fn show(
+    root: &Project,
+    path: &Path,
+    filter: Option<&str>,
+    format: ShowFormat,
+    game: Option<usize>,
+) -> CommandResult {
     let spec = load_spec(root)?;
-    let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
-    let Some(s) = suite.scenarios.first() else {
-        if let Some(t) = suite.tournament.first() {
-            return Ok(super::tournament::show(t));
+    let loaded;
+    let s = if crate::sgf::is_sgf(path) {
+        let record = super::records::load_record(
+            path,
+            super::records::game_index(game)?,
+            &Default::default(),
+        )?;
+        let wanted: Vec<String> = filter.iter().map(|f| f.to_string()).collect();
+        let rulesets = crate::sgf::convert::rulesets_for(&record, &wanted)?;
+        loaded = crate::sgf::convert::to_scenario(&record, &rulesets, &spec)?;
+        &loaded
+    } else {
+        if game.is_some() {
+            return Err("--game is for SGF records".to_string());
         }
-        return Err(format!("{} holds no scenario", path.display()));
+        let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
+        let Some(s) = suite.scenarios.into_iter().next() else {
+            if let Some(t) = suite.tournament.first() {
+                return Ok(super::tournament::show(t));
+            }
+            return Err(format!("{} holds no scenario", path.display()));
+        };
+        loaded = s;
+        &loaded
     };
+    if format == ShowFormat::Sgf {
+        let mut chosen = s.clone();
+        if let Some(name) = filter {
+            chosen.runs.retain(|r| r.label == name);
+            if chosen.runs.is_empty() {
+                return Err(format!("scenario {} has no run named {name}", s.id));
+            }
+        }
+        println!("{}", crate::sgf::write::write_scenario(&chosen));
+        return Ok(ExitCode::SUCCESS);
+    }
     println!("{}: {}", s.id, s.title);
-    println!("clauses: {}", s.clauses.join(", "));
+    if !s.clauses.is_empty() {
+        println!("clauses: {}", s.clauses.join(", "));
+    }
     let mut shown = 0;
     for run in s.runs.iter().filter(|r| run_matches(r, filter)) {
         shown += 1;

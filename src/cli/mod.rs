@@ -64,12 +64,22 @@ enum Command {
     /// Run the suite through deliberately broken executors and list the scenarios that
     /// catch each; exits 1 if any broken executor passes the whole suite.
     Mutants(mutants::MutantsArgs),
-    /// Show a scenario move by move: the position after each move, with the verdicts.
+    /// Show a scenario or an SGF record move by move: the position after each move, with the
+    /// verdicts; or write it as SGF.
     Show {
+        /// A scenario (.toml) or an SGF record (.sgf).
         scenario: PathBuf,
-        /// Only the runs of this ruleset.
+        /// Only the runs of this ruleset (for a record: the ruleset to play it under, default
+        /// the one its RU names).
         #[arg(long, value_name = "NAME")]
         rules: Option<String>,
+        /// text (the position after every event) or sgf (the scenario as a record, its
+        /// expectations in the comments).
+        #[arg(long, value_enum, default_value_t = check::ShowFormat::Text)]
+        format: check::ShowFormat,
+        /// SGF only: which game of a collection (from 1; default the first).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
     },
     /// Explain a clause: what it says, the rulesets that adopt it, and its scenarios.
     Explain { clause: String },
@@ -142,7 +152,12 @@ pub fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::fuzz(&root, &args),
         Command::Mutants(args) => mutants::mutants(&root, &args),
         Command::Serve => serve(),
-        Command::Show { scenario, rules } => check::show(&root, &scenario, rules.as_deref()),
+        Command::Show {
+            scenario,
+            rules,
+            format,
+            game,
+        } => check::show(&root, &scenario, rules.as_deref(), format, game),
         Command::Explain { clause } => views::explain(&root, &clause),
         Command::Rulesets => views::rulesets(&root),
         Command::Lint { paths } => views::lint(&root, &paths),

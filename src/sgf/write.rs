@@ -179,10 +179,11 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
     SgfNode::new(root, child.into_iter().collect(), true).serialize()
 }
 
-/// A scenario as a record under one of its runs: its set-up, its moves (a move made although
-/// forbidden is written as the move, since it stood on the board), and in each move's
-/// comment the expectations the scenario checks there, for every run, with what else
-/// happened (disputes, agreements, notices).
+/// A scenario as a record of the game under its first run (`RU` names that run's ruleset):
+/// its set-up, then the moves that run plays (a move made although forbidden is written as
+/// the move, since it stood on the board; a move the run refuses is not, since it changed
+/// nothing, and its comment says so). Each move's comment gives the expectations the scenario
+/// checks there, for every run, and what else happened (disputes, agreements, notices).
 pub fn write_scenario(scenario: &Scenario) -> String {
     let mut moves: Vec<MoveNode> = Vec::new();
     let mut root_comment = vec![scenario.title.clone()];
@@ -192,43 +193,60 @@ pub fn write_scenario(scenario: &Scenario) -> String {
     if !scenario.clauses.is_empty() {
         root_comment.push(format!("Clauses: {}", scenario.clauses.join(", ")));
     }
-    let runs: Vec<String> = scenario.runs.iter().map(|r| r.label.clone()).collect();
-    root_comment.push(format!("Runs: {}", runs.join(", ")));
+    let labels: Vec<&str> = scenario.runs.iter().map(|r| r.label.as_str()).collect();
+    if let Some(first) = labels.first() {
+        root_comment.push(format!(
+            "The moves are the game under {first}; expectations are given for every run: {}.",
+            labels.join(", ")
+        ));
+    }
+    let mut referee = scenario
+        .runs
+        .first()
+        .and_then(|run| crate::game::Refereed::new(run.rules, &scenario.setup).ok());
     let mut pending: Vec<String> = Vec::new();
     for (index, event) in scenario.events.iter().enumerate() {
         let number = index + 1;
-        let mut lines = std::mem::take(&mut pending);
+        let verdict = referee.as_mut().map(|r| r.apply(event.clone()));
+        let mut lines = Vec::new();
+        for expectation in scenario.expectations.iter().filter(|e| e.after == number) {
+            let under = if expectation.runs.len() == scenario.runs.len() {
+                "every run".to_string()
+            } else {
+                expectation
+                    .runs
+                    .iter()
+                    .filter_map(|&r| scenario.runs.get(r).map(|run| run.label.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let checks: Vec<String> = expectation.checks.iter().map(check_words).collect();
+            lines.push(format!("{under}: {}", checks.join("; ")));
+        }
+        let refused = matches!(verdict, Some(crate::game::Verdict::Illegal(_)));
         let played = match event {
-            Event::Move(color, mv) => Some((*color, *mv)),
-            Event::Breach(color, mv, _) | Event::Sealed(color, mv) => {
-                lines.push(format!("event {number}: {event}"));
+            Event::Move(color, mv) if !refused => Some((*color, *mv)),
+            Event::Breach(color, mv, _) | Event::Sealed(color, mv) if !refused => {
+                lines.insert(0, format!("event {number}: {event}"));
                 Some((*color, *mv))
             }
             _ => None,
         };
-        let (w, h) = (scenario.setup.width, scenario.setup.height);
-        for expectation in scenario.expectations.iter().filter(|e| e.after == number) {
-            let under: Vec<&str> = expectation
-                .runs
-                .iter()
-                .filter_map(|&r| scenario.runs.get(r).map(|run| run.label.as_str()))
-                .collect();
-            let checks: Vec<String> = expectation
-                .checks
-                .iter()
-                .map(|c| check_words(c, w, h))
-                .collect();
-            lines.push(format!("{}: {}", under.join(", "), checks.join("; ")));
-        }
         match played {
-            Some((color, mv)) => moves.push(MoveNode {
-                color,
-                mv,
-                comment: lines,
-            }),
+            Some((color, mv)) => {
+                let mut comment = std::mem::take(&mut pending);
+                comment.extend(lines);
+                moves.push(MoveNode { color, mv, comment });
+            }
             None => {
-                // No SGF move: the words go on the move before, or the next if none.
-                let mut words = vec![format!("event {number}: {event}")];
+                // No move on the board: the words go on the move before, or the next if none.
+                let mut words = vec![match &verdict {
+                    Some(crate::game::Verdict::Illegal(reason)) => format!(
+                        "event {number}: {event}, refused under {} ({reason}): not played",
+                        labels.first().unwrap_or(&"")
+                    ),
+                    _ => format!("event {number}: {event}"),
+                }];
                 words.extend(lines);
                 match moves.last_mut() {
                     Some(last) => last.comment.extend(words),
@@ -249,6 +267,10 @@ pub fn write_scenario(scenario: &Scenario) -> String {
                 }
             })
         }),
+        result: referee
+            .as_ref()
+            .filter(|r| r.game().phase() == crate::game::Phase::Ended)
+            .map(|r| r.game().result()),
         name: Some(scenario.id.clone()),
         comment: root_comment,
         ..Info::default()
@@ -257,7 +279,7 @@ pub fn write_scenario(scenario: &Scenario) -> String {
 }
 
 /// An expectation in the words of the scenario format (`illegal = superko`, `captures = C3`).
-fn check_words(check: &Check, _width: u8, _height: u8) -> String {
+fn check_words(check: &Check) -> String {
     let points = |ps: &[Point]| -> String {
         if ps.is_empty() {
             "none".to_string()
