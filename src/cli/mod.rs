@@ -138,6 +138,10 @@ enum Command {
         /// Overwrite files under DIR that differ from the embedded copy.
         #[arg(long)]
         force: bool,
+        /// Also write every scenario as an SGF record, DIR/sgf/TOPIC/ID.sgf, with the
+        /// expectations of each move in its comment (any GUI opens them).
+        #[arg(long)]
+        sgf: bool,
     },
 }
 
@@ -170,7 +174,7 @@ pub fn main() -> ExitCode {
         Command::Clock { file } => tournament::clock_command(&file),
         Command::Handicap(args) => tournament::handicap_command(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
-        Command::Export { dir, force } => export(&dir, force),
+        Command::Export { dir, force, sgf } => export(&dir, force, sgf),
     };
     match result {
         Ok(code) => code,
@@ -315,8 +319,23 @@ fn gtp(root: &Project, name: &str, set: &[String]) -> CommandResult {
 }
 
 /// `goconform export`: the embedded files written out as a project folder.
-fn export(dir: &Path, force: bool) -> CommandResult {
-    match embedded::export(dir, force) {
+fn export(dir: &Path, force: bool, sgf: bool) -> CommandResult {
+    let mut files: Vec<(String, String)> = embedded::files()
+        .iter()
+        .map(|(relative, text)| (relative.to_string(), text.to_string()))
+        .collect();
+    if sgf {
+        let spec = load_spec(&Project::Embedded)?;
+        let suite = Suite::from_texts(&embedded::scenario_texts(), &spec)
+            .map_err(|e| format!("the embedded scenarios are invalid:\n{e}"))?;
+        for scenario in &suite.scenarios {
+            files.push((
+                format!("sgf/{}/{}.sgf", scenario.topic, scenario.id),
+                crate::sgf::write::write_scenario(scenario),
+            ));
+        }
+    }
+    match embedded::write_files(dir, &files, force) {
         Ok(count) => {
             println!("wrote {count} files to {}", dir.display());
             Ok(ExitCode::SUCCESS)

@@ -48,6 +48,10 @@ pub(super) struct RefereeArgs {
     /// Rules VII.C.2: a program must never make an illegal move).
     #[arg(long, value_enum, default_value_t = IllegalArg::Procedure)]
     illegal_move: IllegalArg,
+    /// Write each game as an SGF record, DIR/game-NNN.sgf (RU, KM, RE, the agreed dead stones
+    /// as TB/TW, the procedure events in comments).
+    #[arg(long, value_name = "DIR")]
+    sgf_out: Option<PathBuf>,
     /// The time limit of a move without a clock, and of every other command, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     move_timeout: f64,
@@ -106,6 +110,10 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
     if args.games == 0 {
         return Err("--games: at least one".to_string());
     }
+    if let Some(dir) = &args.sgf_out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--sgf-out: cannot create {}: {e}", dir.display()))?;
+    }
     let options = GameOptions {
         rules,
         size: args.size,
@@ -140,9 +148,19 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
     let mut played: Vec<PlayedGame> = Vec::with_capacity(args.games);
     for number in 1..=args.games {
         let game = referee::game::play(&args.black, &args.white, &options);
+        let written = match &args.sgf_out {
+            Some(dir) => {
+                let path = dir.join(format!("game-{number:03}.sgf"));
+                let text = referee::record(&game, &options.rules, &args.rules);
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("--sgf-out: cannot write {}: {e}", path.display()))?;
+                format!("  ({})", path.display())
+            }
+            None => String::new(),
+        };
         bar.suspend(|| {
             println!(
-                "{number:>4}  {:<10}  {:>5}  {}",
+                "{number:>4}  {:<10}  {:>5}  {}{written}",
                 game.result,
                 game.moves,
                 referee::ending_words(&game)

@@ -64,3 +64,95 @@ pub fn ending_words(game: &PlayedGame) -> String {
         GameEnd::MoveLimit => "move limit".to_string(),
     }
 }
+
+/// A played game as an SGF record: the moves as they stood (an illegal move taken back as a
+/// pass is the pass), every procedure event in words in the comment where it happened, the
+/// agreed dead stones as territory marks, `RU`, `KM` and `RE`.
+pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) -> String {
+    use crate::game::{Event, Refereed, Ruling, Verdict};
+    use crate::sgf::write::{write_record, Info, MoveNode};
+
+    let mut nodes: Vec<MoveNode> = Vec::new();
+    let mut root_comment: Vec<String> = Vec::new();
+    let mut referee = Refereed::new(*rules, &game.setup).ok();
+    for (index, event) in game.events.iter().enumerate() {
+        let verdict = referee.as_mut().map(|r| r.apply(event.clone()));
+        match event {
+            Event::Move(color, mv) => nodes.push(MoveNode {
+                color: *color,
+                mv: *mv,
+                comment: Vec::new(),
+            }),
+            Event::Notice { .. } => {
+                let ruling = referee.as_ref().and_then(|r| r.report()).map(|r| r.ruling);
+                if let (Some(Ruling::UnwindPass), Some(Verdict::Ruled(_))) = (ruling, &verdict) {
+                    // The offender of the move just taken back passes instead.
+                    let offender = game.events[..index].iter().rev().find_map(|e| match e {
+                        Event::Breach(c, ..) => Some(*c),
+                        _ => None,
+                    });
+                    if let Some(color) = offender {
+                        nodes.push(MoveNode {
+                            color,
+                            mv: crate::board::Move::Pass,
+                            comment: Vec::new(),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (_, text) in game.notes.iter().filter(|(at, _)| *at == index) {
+            match nodes.last_mut() {
+                Some(node) => node.comment.push(text.clone()),
+                None => root_comment.push(text.clone()),
+            }
+        }
+    }
+    if let GameEnd::Fault(fault) = &game.ending {
+        let words = format!(
+            "{}'s engine failed ({}): {}; it forfeits the game",
+            fault.color.name(),
+            fault.kind,
+            fault.message
+        );
+        match nodes.last_mut() {
+            Some(node) => node.comment.push(words),
+            None => root_comment.push(words),
+        }
+    }
+    let komi = if game.setup.handicap.len() >= 2 {
+        rules.handicap_komi
+    } else {
+        rules.komi
+    };
+    let before_agreement = {
+        // The colours of the dead stones: from the board before they were removed.
+        let mut replay = Refereed::new(*rules, &game.setup).ok();
+        let mut colours = Vec::new();
+        for event in &game.events {
+            if let (Event::Agree(_), Some(r)) = (event, replay.as_ref()) {
+                colours = game
+                    .dead
+                    .iter()
+                    .filter_map(|p| r.game().board().get(*p).map(|c| (*p, c)))
+                    .collect();
+            }
+            if let Some(r) = replay.as_mut() {
+                r.apply(event.clone());
+            }
+        }
+        colours
+    };
+    let info = Info {
+        rules: Some(rules_name.to_string()),
+        komi: Some(komi),
+        result: Some(game.result.clone()),
+        black: Some(game.names[0].clone()),
+        white: Some(game.names[1].clone()),
+        name: None,
+        comment: root_comment,
+        dead: before_agreement,
+    };
+    write_record(&game.setup, &nodes, &info)
+}

@@ -6,8 +6,6 @@
 //! is a set-up, then one node per move; what SGF has no property for (a dispute, an agreement,
 //! a ruling, a pass stone) is written in words in the comment of the node where it happened.
 
-use std::collections::HashSet;
-
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
 use sgf_parse::{SgfNode, SimpleText, Text};
 
@@ -84,8 +82,17 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
     if let Some(komi) = info.komi {
         root.push(Prop::KM(komi.as_f64()));
     }
-    let to_set = |points: &mut dyn Iterator<Item = Point>| -> HashSet<SgfPoint> {
-        points.map(|p| sgf_point(p, h)).collect()
+    // Point lists are written sorted, so the same record is always the same text (the
+    // crate's own list values are hash sets, whose order changes from run to run).
+    let list = |ident: &str, points: &mut dyn Iterator<Item = Point>| -> Prop {
+        let mut values: Vec<String> = points
+            .map(|p| {
+                let q = sgf_point(p, h);
+                format!("{}{}", super::letter(q.x), super::letter(q.y))
+            })
+            .collect();
+        values.sort();
+        Prop::Unknown(ident.to_string(), values)
     };
     let mut black: Vec<Point> = setup
         .stones
@@ -104,10 +111,10 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
         black.extend(&setup.handicap);
     }
     if !black.is_empty() {
-        root.push(Prop::AB(to_set(&mut black.iter().copied())));
+        root.push(list("AB", &mut black.iter().copied()));
     }
     if !white.is_empty() {
-        root.push(Prop::AW(to_set(&mut white.iter().copied())));
+        root.push(list("AW", &mut white.iter().copied()));
     }
     let first = if setup.handicap.is_empty() {
         setup.to_move
@@ -156,20 +163,19 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
         .collect();
     if !info.dead.is_empty() {
         // Dead white stones lie in Black's territory and dead black ones in White's.
-        let marks = |owner: Color| -> HashSet<SgfPoint> {
+        let marks = |owner: Color| -> Vec<Point> {
             info.dead
                 .iter()
                 .filter(|(_, c)| *c == owner.opponent())
-                .map(|(p, _)| sgf_point(*p, h))
+                .map(|(p, _)| *p)
                 .collect()
         };
         let last = nodes.last_mut().unwrap_or(&mut root);
-        let (tb, tw) = (marks(Color::Black), marks(Color::White));
-        if !tb.is_empty() {
-            last.push(Prop::TB(tb));
-        }
-        if !tw.is_empty() {
-            last.push(Prop::TW(tw));
+        for (ident, owner) in [("TB", Color::Black), ("TW", Color::White)] {
+            let points = marks(owner);
+            if !points.is_empty() {
+                last.push(list(ident, &mut points.into_iter()));
+            }
         }
     }
     let mut child: Option<SgfNode<Prop>> = None;

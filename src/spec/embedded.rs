@@ -72,17 +72,31 @@ pub enum ExportError {
 /// files were written. Existing files with the same contents are fine. Unless `overwrite`, if
 /// any existing file differs, nothing is written and the error lists them all.
 pub fn export(dir: &Path, overwrite: bool) -> Result<usize, ExportError> {
+    let files: Vec<(String, String)> = files()
+        .iter()
+        .map(|(relative, text)| (relative.to_string(), text.to_string()))
+        .collect();
+    write_files(dir, &files, overwrite)
+}
+
+/// Writes `files` (paths relative to `dir`, with `/`) under `dir`: nothing at all if a file
+/// there already differs and `overwrite` is not set. Returns how many were written.
+pub fn write_files(
+    dir: &Path,
+    files: &[(String, String)],
+    overwrite: bool,
+) -> Result<usize, ExportError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ExportError::Io { path, source }
     };
-    let targets: Vec<(PathBuf, &str)> = files()
+    let targets: Vec<(PathBuf, &str)> = files
         .iter()
         .map(|(relative, text)| {
             let target = relative
                 .split('/')
                 .fold(dir.to_path_buf(), |p, c| p.join(c));
-            (target, *text)
+            (target, text.as_str())
         })
         .collect();
     if !overwrite {
