@@ -399,7 +399,7 @@ fn final_score_of_a_settled_position() {
             "= 1",
             "= 0",
             "= paused",
-            "? illegal move: game-paused"
+            "? illegal move: game-paused (play is paused after two passes: goconform-agree [VERTEX...] ends the game, goconform-dispute resumes play with black)"
         ]
     );
     let got = answers(&format!(
@@ -688,7 +688,8 @@ fn pause_dispute_resumption_and_agreement_with_white_passing_last() {
     assert_eq!(got[1], "= ");
     // Agreeing now that A3 is dead: Black 15, White 10.5.
     assert_eq!(got[2], "= B+4.5");
-    assert_eq!(got[3], "? illegal move: game-paused");
+    // A play during the pause is not taken as a dispute: the refusal names both ways on.
+    assert_eq!(got[3], "? illegal move: game-paused (play is paused after two passes: goconform-agree [VERTEX...] ends the game, goconform-dispute resumes play with black)");
     assert_eq!(got[4], "= ", "the dispute is accepted");
     assert_eq!(got[5], "= resumed");
     // White passed last, so Black resumes.

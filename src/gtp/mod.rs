@@ -129,6 +129,8 @@ pub const COMMANDS: &[&str] = &[
     "final_score",
     "final_status_list",
     "genmove",
+    "loadsgf",
+    "printsgf",
     "goconform-rules",
     "goconform-set",
     "goconform-why",
@@ -188,9 +190,13 @@ pub fn serve(
 type Answer = Result<String, String>;
 
 /// Where a game starts: the board size and Black's handicap stones.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Start {
     size: u8,
+    /// Set-up stones of a loaded record (`loadsgf`).
+    stones: Vec<(Point, Color)>,
+    /// Who moves first (a loaded record may say White).
+    to_move: Color,
     handicap: Vec<Point>,
     /// The handicap is a free placement the players agreed on (`set_free_handicap`, or
     /// `fixed_handicap` from the GTP table): the executor checks it as a free placement
@@ -202,6 +208,8 @@ impl Start {
     fn empty(size: u8) -> Start {
         Start {
             size,
+            stones: Vec::new(),
+            to_move: Color::Black,
             handicap: Vec::new(),
             agreed_placement: false,
         }
@@ -305,6 +313,8 @@ impl<'r> Engine<'r> {
             "final_score" => none(&args).map(|()| self.final_result()),
             "final_status_list" => self.final_status_list(&args),
             "genmove" => self.genmove(&args),
+            "loadsgf" => self.loadsgf(&args),
+            "printsgf" => self.printsgf(&args),
             "goconform-rules" => self.switch_rules(&args),
             "goconform-set" => self.set_axes(&args),
             "goconform-why" => {
@@ -403,8 +413,33 @@ impl<'r> Engine<'r> {
 
     fn play_command(&mut self, args: &[&str]) -> Answer {
         let (color, mv) = self.color_and_move(args)?;
-        self.apply(Event::Move(color, mv)).map_err(illegal)?;
+        self.apply(Event::Move(color, mv))
+            .map_err(|reason| self.refusal(reason))?;
         Ok(String::new())
+    }
+
+    /// The answer to a move the rules refuse. During a pause it also names the commands that
+    /// end it: AGA Rules 9 and 10 leave the choice to the players (agree on the dead stones,
+    /// or dispute and resume with the opponent of the last passer), and a `play` says neither,
+    /// so it is not taken as a dispute. (A loaded record that goes on after two passes is
+    /// different: it shows that play resumed, and `loadsgf` applies the dispute.)
+    fn refusal(&self, reason: Reason) -> String {
+        if reason != Reason::GamePaused {
+            return illegal(reason);
+        }
+        let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+        if resumes {
+            format!(
+                "{} (play is paused after two passes: goconform-agree [VERTEX...] ends the game, goconform-dispute resumes play with {})",
+                illegal(reason),
+                self.game.to_move().name()
+            )
+        } else {
+            format!(
+                "{} (play is paused after two passes: goconform-agree [VERTEX...] ends the game; these rules do not resume play)",
+                illegal(reason)
+            )
+        }
     }
 
     fn undo(&mut self, args: &[&str]) -> Answer {
@@ -478,9 +513,9 @@ impl<'r> Engine<'r> {
         })?;
         let answer: Vec<String> = points.iter().map(Point::to_string).collect();
         self.restart(Start {
-            size,
             handicap: points,
             agreed_placement: !fixed,
+            ..Start::empty(size)
         })?;
         Ok(answer.join(" "))
     }
@@ -503,17 +538,182 @@ impl<'r> Engine<'r> {
         }
         self.require_empty_board()?;
         self.restart(Start {
-            size: self.start.size,
             handicap: points,
             agreed_placement: true,
+            ..Start::empty(self.start.size)
         })
         .map_err(|e| format!("bad vertex list: {e}"))?;
         Ok(String::new())
     }
 
+    /// `loadsgf FILE [MOVE]`: the record's set-up, komi and moves up to, not including, move
+    /// number MOVE (counted from 1, as GNU Go counts), or up to the first move at the vertex
+    /// MOVE; the whole main line without one. The rules in force stay; the record's `TB`/`TW`
+    /// marks become the dead stones when the whole game is loaded. Answers the colour to move.
+    /// A record that cannot be read, or a move the rules refuse, changes nothing.
+    fn loadsgf(&mut self, args: &[&str]) -> Answer {
+        let (file, until) = match args {
+            [file] => (*file, None),
+            [file, until] => (*file, Some(*until)),
+            _ => return Err("syntax error: loadsgf FILE [MOVE_NUMBER|VERTEX]".to_string()),
+        };
+        let path = std::path::Path::new(file);
+        let mut games = crate::sgf::read_file(path, &Default::default())
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        if games.is_empty() {
+            return Err("cannot load file: no game in it".to_string());
+        }
+        let record = games
+            .swap_remove(0)
+            .map_err(|e| format!("cannot load file: {e}"))?;
+        if record.setup.width != record.setup.height {
+            return Err(format!(
+                "cannot load file: a {}x{} board; GTP boards are square",
+                record.setup.width, record.setup.height
+            ));
+        }
+        let size = record.setup.width;
+        let count = match until {
+            None => record.events.len(),
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if n >= 1 => (n - 1).min(record.events.len()),
+                Ok(_) => return Err("the move number counts from 1".to_string()),
+                Err(_) => {
+                    let vertex = Point::parse_gtp(text, size, size).map_err(|e| e.to_string())?;
+                    record
+                        .events
+                        .iter()
+                        .position(|e| matches!(e, Event::Move(_, Move::Play(p)) if *p == vertex))
+                        .unwrap_or(record.events.len())
+                }
+            },
+        };
+        let saved = (
+            self.rules,
+            self.start.clone(),
+            self.record.clone(),
+            self.dead.clone(),
+        );
+        if let Some(k) = &record.komi {
+            self.rules.komi = k.komi;
+            self.rules.handicap_komi = k.komi;
+        }
+        let start = Start {
+            size,
+            stones: record.setup.stones.clone(),
+            to_move: record.setup.to_move,
+            handicap: record.setup.handicap.clone(),
+            agreed_placement: !record.setup.handicap.is_empty(),
+        };
+        let loaded = self.restart(start).and_then(|()| {
+            let mut played = record.clone();
+            played.events.truncate(count);
+            let (events, numbers) = crate::sgf::convert::events_with_disputes(&played);
+            for (event, number) in events.into_iter().zip(numbers) {
+                self.apply(event.clone()).map_err(|reason| {
+                    format!("move {number} of the record ({event}) is illegal under these rules: {reason}")
+                })?;
+            }
+            Ok(())
+        });
+        if let Err(message) = loaded {
+            let (rules, start, record, dead) = saved;
+            self.rules = rules;
+            let _ = self.restart(start);
+            for event in record {
+                let _ = self.apply(event);
+            }
+            self.dead = dead;
+            return Err(message);
+        }
+        if count == record.events.len() {
+            if let Some(dead) = record.dead_stones(self.game.board()) {
+                self.dead = self.game.board().strings_through(&dead);
+            }
+        }
+        Ok(self.game.to_move().name().to_string())
+    }
+
+    /// `printsgf [FILE]`: the game so far as an SGF record (set-up, moves, the komi and rules
+    /// in force, disputes and agreements in comments, the dead stones as territory marks, the
+    /// result once the game has ended), as the answer or written to FILE.
+    fn printsgf(&self, args: &[&str]) -> Answer {
+        use crate::sgf::write::{write_record, Info, MoveNode};
+        let file = match args {
+            [] => None,
+            [file] => Some(*file),
+            _ => return Err("syntax error: printsgf [FILE]".to_string()),
+        };
+        let mut nodes: Vec<MoveNode> = Vec::new();
+        let mut root_comment = Vec::new();
+        let mut dead: Vec<(Point, Color)> = Vec::new();
+        let (mut game, _) = replay(self.rules, &self.start, &[])?;
+        for event in &self.record {
+            if let Event::Agree(points) = event {
+                let removed = game.board().strings_through(points);
+                dead = removed
+                    .iter()
+                    .filter_map(|p| game.board().get(*p).map(|c| (*p, c)))
+                    .collect();
+            }
+            let _ = game.apply_out_of_turn(event.clone());
+            match event {
+                Event::Move(color, mv) => nodes.push(MoveNode {
+                    color: *color,
+                    mv: *mv,
+                    comment: Vec::new(),
+                }),
+                other => {
+                    let words = other.to_string();
+                    match nodes.last_mut() {
+                        Some(node) => node.comment.push(words),
+                        None => root_comment.push(words),
+                    }
+                }
+            }
+        }
+        if dead.is_empty() && self.game.phase() != Phase::Ended {
+            dead = self
+                .dead
+                .iter()
+                .filter_map(|p| self.game.board().get(*p).map(|c| (*p, c)))
+                .collect();
+        }
+        let (width, height) = (self.start.size, self.start.size);
+        let setup = Setup {
+            width,
+            height,
+            stones: self.start.stones.clone(),
+            handicap: self.start.handicap.clone(),
+            to_move: self.start.to_move,
+            history: SetupHistory::Played,
+            handicap_as_placed: false,
+        };
+        let info = Info {
+            rules: Some(self.rules_name.clone()),
+            komi: Some(if self.start.handicap.len() >= 2 {
+                self.rules.handicap_komi
+            } else {
+                self.rules.komi
+            }),
+            result: (self.game.phase() == Phase::Ended).then(|| self.game.result()),
+            comment: root_comment,
+            dead,
+            ..Info::default()
+        };
+        let text = write_record(&setup, &nodes, &info);
+        match file {
+            None => Ok(text),
+            Some(path) => std::fs::write(path, &text)
+                .map(|()| String::new())
+                .map_err(|e| format!("cannot write {path}: {e}")),
+        }
+    }
+
     /// Handicap stones go on an empty board before any event.
     fn require_empty_board(&self) -> Result<(), String> {
-        if self.record.is_empty() && self.start.handicap.is_empty() {
+        if self.record.is_empty() && self.start.handicap.is_empty() && self.start.stones.is_empty()
+        {
             Ok(())
         } else {
             Err("board not empty".to_string())
@@ -731,9 +931,9 @@ fn replay(rules: Rules, start: &Start, events: &[Event]) -> Result<(Game, [u32; 
     let setup = Setup {
         width: start.size,
         height: start.size,
-        stones: Vec::new(),
+        stones: start.stones.clone(),
         handicap: start.handicap.clone(),
-        to_move: Color::Black,
+        to_move: start.to_move,
         history: SetupHistory::Played,
         handicap_as_placed: false,
     };
