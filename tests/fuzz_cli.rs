@@ -62,6 +62,14 @@ fn a_broken_engine_yields_a_scenario_that_fails_for_it_and_passes_for_the_refere
     assert!(text.contains("illegal = \"suicide\""), "{text}");
     assert!(text.contains("--seed 5"), "the seed is recorded:\n{text}");
     assert!(text.contains("id = \"fuzz-jsonl-mutant-5-"), "{text}");
+    // The same game as an SGF record beside it, which our reader takes back.
+    let record = std::path::Path::new(&path).with_extension("sgf");
+    assert!(
+        stdout.contains(&format!("wrote {}", record.display())),
+        "{stdout}"
+    );
+    let games = goconform::sgf::read_file(&record, &Default::default()).unwrap();
+    assert!(games[0].is_ok(), "{games:?}");
     let reference = goconform(&["check", &path]);
     assert_eq!(
         reference.status.code(),

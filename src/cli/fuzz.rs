@@ -158,7 +158,12 @@ fn report(
         t.first()
             .map_or("no trial".to_string(), |t| t.outcome.word().to_string())
     };
+    // The same game as a record, for a GUI or the engine's own loadsgf.
+    let sgf_path = path.with_extension("sgf");
+    std::fs::write(&sgf_path, crate::sgf::write::write_scenario(&loaded))
+        .map_err(|e| format!("cannot write {}: {e}", sgf_path.display()))?;
     println!("wrote {}", path.display());
+    println!("wrote {}", sgf_path.display());
     println!(
         "the scenario: {} for the reference, {} for {}",
         word(&reference),
