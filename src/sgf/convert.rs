@@ -17,22 +17,27 @@ use super::Record;
 /// stone alive. Also gives, for each event, the record's move number it stands
 /// for (the move it precedes, for a dispute).
 pub fn events_with_disputes(record: &Record) -> (Vec<Event>, Vec<usize>) {
-    let mut events = Vec::with_capacity(record.events.len() + 1);
-    let mut numbers = Vec::with_capacity(record.events.len() + 1);
+    with_disputes(record).unzip()
+}
+
+/// [`events_with_disputes`] one event at a time, without collecting them.
+pub fn with_disputes(record: &Record) -> impl Iterator<Item = (Event, usize)> + '_ {
     let mut passes = 0;
-    for (index, event) in record.events.iter().enumerate() {
-        if let Event::Move(color, mv) = event {
-            if passes >= 2 {
-                events.push(Event::Dispute(Some(*color)));
-                numbers.push(index + 1);
-                passes = 0;
+    record
+        .events
+        .iter()
+        .enumerate()
+        .flat_map(move |(index, event)| {
+            let mut dispute = None;
+            if let Event::Move(color, mv) = event {
+                if passes >= 2 {
+                    dispute = Some((Event::Dispute(Some(*color)), index + 1));
+                    passes = 0;
+                }
+                passes = if *mv == Move::Pass { passes + 1 } else { 0 };
             }
-            passes = if *mv == Move::Pass { passes + 1 } else { 0 };
-        }
-        events.push(event.clone());
-        numbers.push(index + 1);
-    }
-    (events, numbers)
+            dispute.into_iter().chain([(event.clone(), index + 1)])
+        })
 }
 
 /// The rulesets a record is read under: `wanted` if given, else the one its `RU` names.

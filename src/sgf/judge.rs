@@ -116,8 +116,6 @@ pub struct Replay {
     pub moves_played: usize,
     pub violation: Option<(usize, Color, Move, Reason)>,
     pub resumptions: Vec<usize>,
-    /// The events as applied, implied disputes included: what a scenario of this record holds.
-    pub events: Vec<Event>,
 }
 
 /// Plays a record's moves under `rules` (already adjusted by [`rules_for`]) until the first
@@ -127,11 +125,10 @@ pub struct Replay {
 /// violation, for the dispute's reason. `Err` is a set-up the rules cannot start from.
 pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
     let mut game = Game::new(rules, &record.setup).map_err(|e| e.to_string())?;
-    let (events, numbers) = super::convert::events_with_disputes(record);
-    let mut applied = Vec::with_capacity(events.len());
     let mut resumptions = Vec::new();
-    for (event, &number) in events.into_iter().zip(&numbers) {
-        let verdict = game.apply(event.clone());
+    for (event, number) in super::convert::with_disputes(record) {
+        let is_dispute = matches!(event, Event::Dispute(_));
+        let verdict = game.apply(event);
         if let Verdict::Illegal(reason) = verdict {
             let (color, mv) = match record.events.get(number - 1) {
                 Some(Event::Move(color, mv)) => (*color, *mv),
@@ -142,20 +139,17 @@ pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
                 moves_played: number - 1,
                 violation: Some((number, color, mv, reason)),
                 resumptions,
-                events: applied,
             });
         }
-        if matches!(event, Event::Dispute(_)) {
+        if is_dispute {
             resumptions.push(number);
         }
-        applied.push(event);
     }
     Ok(Replay {
         game,
         moves_played: record.events.len(),
         violation: None,
         resumptions,
-        events: applied,
     })
 }
 
@@ -195,7 +189,10 @@ pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgemen
     let game = &replay.game;
     let ended_by_passes = game.phase() == Phase::Paused
         || (game.phase() == Phase::Ended && game.resigned().is_none());
-    let counter = Counter { game };
+    let counter = Counter {
+        game,
+        agreement_shift: std::cell::OnceCell::new(),
+    };
     // Marks name dead stones only where the game still lets stones be removed: not after an
     // end that settled them (four passes: all alive) nor under rules that never remove any.
     let recorded_dead = record.dead_stones(game.board()).map(|dead| {
@@ -262,6 +259,10 @@ fn draw_matches(count: &Count, result: &RecordedResult) -> bool {
 /// Counts the final position of a replay with a choice of dead stones.
 struct Counter<'a> {
     game: &'a Game,
+    /// What agreeing changes besides removing the dead stones (White's last pass stone), as
+    /// a shift of the margin: the same for every choice of dead stones, so the search counts
+    /// each choice on the board as it stands instead of replaying an agreement.
+    agreement_shift: std::cell::OnceCell<i32>,
 }
 
 impl Counter<'_> {
@@ -275,6 +276,31 @@ impl Counter<'_> {
     /// The count with `dead` removed: as an agreement where play is paused (so White passes
     /// last where the rules say so), otherwise the position as it stands; where nothing can be
     /// removed any more ([`Counter::removable`]) the dead stones are ignored.
+    /// The result [`Counter::count`] gives, computed faster for the search: the position as
+    /// it stands with `dead` removed, shifted by what an agreement adds.
+    fn result_of(&self, dead: &[Point]) -> (String, bool) {
+        if !self.removable() || self.game.phase() != Phase::Paused {
+            let count = self.count(dead);
+            return (count.result(), count.margin == 0);
+        }
+        let shift = *self
+            .agreement_shift
+            .get_or_init(|| self.count(&[]).margin - self.plain(&[]).margin);
+        let mut count = self.plain(dead);
+        count.margin += shift;
+        (count.result(), count.margin == 0)
+    }
+
+    fn plain(&self, dead: &[Point]) -> Count {
+        counting::count(
+            self.game.board(),
+            self.game.rules(),
+            self.game.prisoner_breakdown(),
+            &expand(self.game.board(), dead),
+            self.game.handicap(),
+        )
+    }
+
     fn count(&self, dead: &[Point]) -> Count {
         if !self.removable() {
             return self.game.count();
@@ -304,8 +330,11 @@ impl Counter<'_> {
             return ResultCheck::Disagrees;
         }
         let groups = weak_groups(self.game.board());
-        if groups.len() > MAX_SEARCHED_GROUPS {
-            return self.additive_search(&groups, wanted, &text);
+        // Adding up what each group is worth alone finds most choices with one count per
+        // group; every combination is tried only to find the rest, or to show there is none.
+        let found = self.additive_search(&groups, wanted, &text);
+        if matches!(found, ResultCheck::Consistent { .. }) || groups.len() > MAX_SEARCHED_GROUPS {
+            return found;
         }
         let mut masks: Vec<u32> = (1..(1u32 << groups.len())).collect();
         masks.sort_by_key(|m| m.count_ones());
@@ -316,8 +345,8 @@ impl Counter<'_> {
                 .filter(|(i, _)| mask & (1 << i) != 0)
                 .flat_map(|(_, g)| g.iter().copied())
                 .collect();
-            let count = self.count(&dead);
-            if count.result() == text || draw_matches(&count, wanted) {
+            let (result, drawn) = self.result_of(&dead);
+            if result == text || (drawn && matches!(wanted, RecordedResult::Draw)) {
                 let mut dead = dead;
                 dead.sort();
                 return ResultCheck::Consistent { dead };
@@ -326,8 +355,7 @@ impl Counter<'_> {
         ResultCheck::Disagrees
     }
 
-    /// With too many groups to try every choice: what each group alone changes in the
-    /// margin, a choice whose changes add up to the recorded margin (subset sum), and that
+    /// What each group alone changes in the margin, a choice whose changes add up to the recorded margin (subset sum), and that
     /// choice counted for real. Removing one group rarely changes what another is worth, so
     /// this finds most choices there are; what it does not find stays not checkable, never
     /// "disagrees".
@@ -343,7 +371,11 @@ impl Counter<'_> {
             _ => 0,
         };
         let base = self.count(&[]).margin;
-        let deltas: Vec<i32> = groups.iter().map(|g| self.count(g).margin - base).collect();
+        let plain = self.plain(&[]).margin;
+        let deltas: Vec<i32> = groups
+            .iter()
+            .map(|g| self.plain(g).margin - plain)
+            .collect();
         // reached[sum] = (the group added last, the sum before it), for sums reached by
         // groups of lower index only, so that a walk back names distinct groups.
         let mut reached: std::collections::HashMap<i32, Option<(usize, i32)>> =

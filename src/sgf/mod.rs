@@ -134,14 +134,17 @@ pub fn read(
         }
     };
     let source = Source::new(path, &text);
-    let index = text::Index::new(&text);
     let trees = match sgf_parse::parse(&text) {
         Ok(trees) => trees,
         Err(e) => {
+            let index = text::Index::new(&text);
             let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
             return Err(source.error_at(offset, "", format!("{what} ({e})")));
         }
     };
+    let moves = text::move_offsets(&text);
+    let lines = text::Lines::new(&text);
+    let index = std::cell::OnceCell::new();
     Ok(trees
         .iter()
         .enumerate()
@@ -149,6 +152,8 @@ pub fn read(
             let reader = Reader {
                 source: &source,
                 index: &index,
+                moves: &moves,
+                lines: &lines,
                 game,
             };
             match tree.as_go_node() {
@@ -183,19 +188,31 @@ pub fn is_sgf(path: &Path) -> bool {
 
 struct Reader<'a> {
     source: &'a Source<'a>,
-    index: &'a text::Index,
+    /// The full index, built only when an error needs locating.
+    index: &'a std::cell::OnceCell<text::Index>,
+    moves: &'a [Vec<usize>],
+    lines: &'a text::Lines<'a>,
     game: usize,
 }
 
 impl Reader<'_> {
     fn error(&self, node: usize, ident: &str, value: Option<usize>, message: &str) -> Located {
-        let offset = self.index.locate(self.game, node, ident, value);
+        let index = self
+            .index
+            .get_or_init(|| text::Index::new(self.source.text));
+        let offset = index.locate(self.game, node, ident, value);
         self.source.error_at(offset, ident, message)
     }
 
-    fn position(&self, node: usize, ident: &str) -> Position {
-        let offset = self.index.locate(self.game, node, ident, None);
-        let (line, column) = self.source.line_column(offset);
+    /// Where the move of a main-line node is written.
+    fn position(&self, node: usize) -> Position {
+        let offset = self
+            .moves
+            .get(self.game)
+            .and_then(|nodes| nodes.get(node))
+            .copied()
+            .unwrap_or(0);
+        let (line, column) = self.lines.line_column(offset);
         Position { line, column }
     }
 
@@ -293,7 +310,7 @@ impl Reader<'_> {
                             SgfMove::Move(p) => Move::Play(to_point(node_index, &ident, p)?),
                         };
                         record.events.push(Event::Move(color, mv));
-                        record.positions.push(self.position(node_index, &ident));
+                        record.positions.push(self.position(node_index));
                     }
                     Prop::AB(points) | Prop::AW(points) | Prop::AE(points) => {
                         let ident = prop.identifier();
@@ -326,8 +343,9 @@ impl Reader<'_> {
                         });
                     }
                     Prop::KM(value) => {
-                        let raw = raw_value(self, node_index, "KM").unwrap_or(value.to_string());
-                        let komi = values::parse_komi(&raw, options.komi_units)
+                        // The crate has read the number; its shortest form is all the komi
+                        // rules need (`7.50` is 7.5, `750` stays 750).
+                        let komi = values::parse_komi(&value.to_string(), options.komi_units)
                             .map_err(|m| self.error(node_index, "KM", Some(0), &m))?;
                         record.komi = Some(komi);
                     }
@@ -498,16 +516,6 @@ fn fixed_handicap_among(
         .into_iter()
         .filter_map(|pattern| fixed_points(pattern, width, handicap))
         .find(|points| points.iter().all(|p| black.contains(p)))
-}
-
-/// The raw text of a property's first value, from the source (`KM[7.50]` keeps `7.50`, which
-/// the crate has already turned into a number).
-fn raw_value(reader: &Reader<'_>, node: usize, ident: &str) -> Option<String> {
-    let g = reader.index.games.get(reader.game)?;
-    let n = g.nodes.get(node)?;
-    let p = n.properties.iter().find(|p| p.ident == ident)?;
-    let range = p.values.first()?.clone();
-    reader.source.text.get(range).map(str::to_string)
 }
 
 /// Points of a set in a stable order (the crate keeps sets unordered).

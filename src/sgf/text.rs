@@ -168,6 +168,74 @@ impl Index {
     }
 }
 
+/// Where each node of each game is written, and the move in it: for every game, for every node
+/// in written order, the offset of its `B` or `W` property (else of the node's `;`). The
+/// cheap index a record keeps for its moves: one pass, no allocation per property (the full
+/// [`Index`] is built only to locate an error).
+pub fn move_offsets(text: &str) -> Vec<Vec<usize>> {
+    let mut games: Vec<Vec<usize>> = Vec::new();
+    let mut scan = Scanner::new(text.as_bytes());
+    let mut depth = 0usize;
+    let mut node_has_move = false;
+    loop {
+        let before = scan.pos;
+        let Some(item) = scan.next_item() else {
+            return games;
+        };
+        match item {
+            Item::Open => {
+                if depth == 0 {
+                    games.push(Vec::new());
+                }
+                depth += 1;
+            }
+            Item::Close => depth = depth.saturating_sub(1),
+            Item::Node(at) => {
+                if let Some(game) = games.last_mut() {
+                    game.push(at);
+                    node_has_move = false;
+                }
+            }
+            Item::Property { ident, values } => {
+                if !node_has_move && (ident == b"B" || ident == b"W") {
+                    if let Some(node) = games.last_mut().and_then(|g| g.last_mut()) {
+                        let bracket = values.first().map_or(before, |v| v.start.saturating_sub(1));
+                        *node = ident_start(text.as_bytes(), bracket);
+                        node_has_move = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Line starts of a text, to turn offsets into lines and columns without rescanning.
+pub struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count())
+            + 1;
+        (line, column)
+    }
+}
+
 /// Walks back from the `[` before a property's first value to the start of its identifier.
 fn ident_start(bytes: &[u8], bracket: usize) -> usize {
     let mut at = bracket.min(bytes.len());
@@ -293,6 +361,22 @@ mod tests {
         assert_eq!(index.games.len(), 2);
         assert_eq!(index.games[0].nodes[1].properties[0].ident, "AB");
         assert_eq!(index.locate(1, 0, "B", None), text.rfind("B[cc]").unwrap());
+    }
+
+    #[test]
+    fn move_offsets_and_lines_agree_with_the_full_index() {
+        let text = "(;SZ[9]\n;C[x]B[aa]\n;W[bb] (;B[cc]))";
+        let index = Index::new(text);
+        let moves = move_offsets(text);
+        let lines = Lines::new(text);
+        for node in 1..4 {
+            let ident = if node == 2 { "W" } else { "B" };
+            assert_eq!(moves[0][node], index.locate(0, node, ident, None));
+        }
+        let source = crate::spec::location::Source::new(std::path::Path::new("t"), text);
+        for offset in 0..text.len() {
+            assert_eq!(lines.line_column(offset), source.line_column(offset));
+        }
     }
 
     #[test]
