@@ -676,8 +676,8 @@ fn pause_dispute_resumption_and_agreement_with_white_passing_last() {
     let script = format!(
         "{WALLS}{RESUMPTION}goconform-phase\ngoconform-dead a3\nfinal_score\nplay b b3\n\
          goconform-dispute\ngoconform-phase\nshowboard\ngoconform-dispute\n{RESUMED_PLAY}\
-         goconform-phase\ngoconform-prisoners b\nfinal_score\ngoconform-score\n\
-         goconform-agree\ngoconform-phase\ngoconform-prisoners b\ngoconform-prisoners w\n\
+         goconform-phase\ngoconform-prisoners b\nfinal_score\ngoconform-dead\nfinal_score\n\
+         goconform-score\ngoconform-agree\ngoconform-phase\ngoconform-prisoners b\ngoconform-prisoners w\n\
          captures b\nfinal_score\nplay w pass\ngoconform-agree\ngoconform-dispute\n"
     );
     let got = answers(&script);
@@ -706,28 +706,36 @@ fn pause_dispute_resumption_and_agreement_with_white_passing_last() {
         got[16], "= 5",
         "1 capture and 4 pass stones before the agreement"
     );
-    // The score of agreeing now already has White's extra pass stone in it.
-    assert_eq!(got[17], "= B+4.5");
+    // Paused with nothing agreed: the white wall could be dead as far as the position says
+    // (one eye), so the referee names it instead of counting it alive.
+    assert!(
+        got[17].starts_with("? dead stones not agreed: 1 group(s) could be dead (at D1)"),
+        "{}",
+        got[17]
+    );
+    assert_eq!(got[18], "= ");
+    // The score of agreeing now (nothing dead) already has White's extra pass stone in it.
+    assert_eq!(got[19], "= B+4.5");
     assert_eq!(
-        got[18],
+        got[20],
         "= scoring area; B territory 7 stones 8 captures 1 dead 0 pass-stones 5 komi 0 \
          compensation 0 total 15; W territory 5 stones 5 captures 0 dead 0 pass-stones 2 \
          komi 0.5 compensation 0 total 10.5; result B+4.5"
     );
-    assert_eq!(got[19], "= ", "nothing left to remove: A3 was captured");
-    assert_eq!(got[20], "= ended");
-    assert_eq!(got[21], "= 6", "White passed last at the agreement");
-    assert_eq!(got[22], "= 2");
-    assert_eq!(got[23], "= 1", "GTP captures leave pass stones out");
-    assert_eq!(got[24], "= B+4.5");
-    assert_eq!(got[25], "? illegal move: game-over");
-    assert_eq!(got[26], "? illegal move: game-over");
+    assert_eq!(got[21], "= ", "nothing left to remove: A3 was captured");
+    assert_eq!(got[22], "= ended");
+    assert_eq!(got[23], "= 6", "White passed last at the agreement");
+    assert_eq!(got[24], "= 2");
+    assert_eq!(got[25], "= 1", "GTP captures leave pass stones out");
+    assert_eq!(got[26], "= B+4.5");
     assert_eq!(got[27], "? illegal move: game-over");
+    assert_eq!(got[28], "? illegal move: game-over");
+    assert_eq!(got[29], "? illegal move: game-over");
 
     // Under territory counting White's extra pass stone matters: B+5.5, not B+4.5.
     let tail = tail_under(
         "bga",
-        &format!("{WALLS}{RESUMPTION}goconform-dispute\n{RESUMED_PLAY}final_score\ngoconform-agree\nfinal_score\n"),
+        &format!("{WALLS}{RESUMPTION}goconform-dispute\n{RESUMED_PLAY}goconform-dead\nfinal_score\ngoconform-agree\nfinal_score\n"),
         3,
     );
     assert_eq!(tail, ["= B+5.5", "= ", "= B+5.5"]);
@@ -989,8 +997,8 @@ fn final_score_follows_the_ruleset_on_the_seki_position() {
     let white = "E9 G9 E8 F8 G8 H7 J7 B6 C6 D6 E6 F6 H6 B5 D5 F5 H5 J5 B4 C4 D4 E4 F4 \
                  D3 H3 J3 E2 F2 G2 H2 E1 G1 J1";
     let script = format!(
-        "boardsize 9\nkomi 0.5\n{}{}play b pass\nplay w pass\ngoconform-phase\nfinal_score\n\
-         goconform-score\nfinal_status_list dead\ngoconform-agree\nfinal_score\n",
+        "boardsize 9\nkomi 0.5\n{}{}play b pass\nplay w pass\ngoconform-phase\ngoconform-dead\n\
+         final_score\ngoconform-score\nfinal_status_list dead\ngoconform-agree\nfinal_score\n",
         stones("b", black),
         stones("w", white)
     );
@@ -1019,12 +1027,13 @@ fn final_score_follows_the_ruleset_on_the_seki_position() {
     ];
     for (rules, result, score) in expected {
         let got = answers_under(rules, &script);
-        let (setup, tail) = got.split_at(got.len() - 6);
+        let (setup, tail) = got.split_at(got.len() - 7);
         assert!(setup.iter().all(|a| a == "= "), "{rules}: {setup:?}");
         assert_eq!(
             tail,
             [
                 "= paused".to_string(),
+                "= ".to_string(),
                 format!("= {result}"),
                 format!("= {score}"),
                 "= ".to_string(),

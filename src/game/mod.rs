@@ -9,6 +9,7 @@ pub mod handicap;
 mod history;
 mod physical;
 pub mod procedure;
+pub mod status;
 
 pub use history::History;
 pub use procedure::{Class, Refereed, Report, Ruling};

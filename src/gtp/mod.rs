@@ -42,6 +42,12 @@
 //!   stones (on a copy of the game, so White's extra pass stone is included where the rules
 //!   require it), and nothing is removed under `ending=two-passes`; while play goes on it is
 //!   the count of the position as it stands with the `goconform-dead` stones counted dead.
+//!   While paused, until `goconform-dead` (or a loaded record's marks) has said which stones
+//!   are dead, it refuses whenever some group could be dead (`game::status`), naming them:
+//!   dead stones are the players' agreement, never the referee's guess.
+//! - `kgs-rules`, `time_settings`, `kgs-time_settings` and `time_left` are what match runners
+//!   send: KGS's rules names map to our rulesets; the time control is kept (and checked), and
+//!   under absolute time a `time_left` of zero is a fallen flag (`final_score` `B+T`/`W+T`).
 //!   `final_status_list` calls dead exactly the stones that scoring removes: none after the end.
 //! - `goconform-score` breaks the same count down, on one line:
 //!
@@ -141,6 +147,22 @@ pub const COMMANDS: &[&str] = &[
     "goconform-agree",
     "goconform-resign",
     "goconform-score",
+    "kgs-rules",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+    "gogui-analyze_commands",
+];
+
+/// What GoGui's analyze menu offers (`gogui-analyze_commands`): type/label/command, with `%c`
+/// a colour and `%p` a point the user picks.
+const ANALYZE_COMMANDS: &[&str] = &[
+    "string/Why is this move illegal?/goconform-why %c %p",
+    "string/Phase of the game/goconform-phase",
+    "string/Count, itemised/goconform-score",
+    "string/Prisoners/goconform-prisoners %c",
+    "plist/Dead stones (agreed)/final_status_list dead",
+    "plist/Stones in seki/final_status_list seki",
 ];
 
 /// The board size before any `boardsize` command: the size most controllers assume.
@@ -233,6 +255,16 @@ struct Engine<'r> {
     captures: [u32; 2],
     /// The dead stones set with `goconform-dead` (whole strings).
     dead: Vec<Point>,
+    /// Whether the players have said which stones are dead (`goconform-dead`, possibly none,
+    /// or the territory marks of a loaded record): until then `final_score` does not count
+    /// groups whose status is in doubt.
+    dead_agreed: bool,
+    /// The time control given with `time_settings` or `kgs-time_settings`.
+    time_control: Option<crate::tournament::time_control::TimeControl>,
+    /// What the controller last said of each clock (`time_left`): seconds and stones.
+    time_left: [Option<(u64, u32)>; 2],
+    /// The player whose flag fell (time left 0 without overtime): the game is lost on time.
+    flagged: Option<Color>,
     rng: SplitMix64,
 }
 
@@ -253,6 +285,10 @@ impl<'r> Engine<'r> {
             game,
             captures,
             dead: Vec::new(),
+            dead_agreed: false,
+            time_control: None,
+            time_left: [None, None],
+            flagged: None,
             rng: SplitMix64::new(SplitMix64::SEED),
         })
     }
@@ -310,7 +346,7 @@ impl<'r> Engine<'r> {
             "captures" => one_color(&args).map(|c| self.captures[c.index()].to_string()),
             "fixed_handicap" => self.fixed_handicap(&args),
             "set_free_handicap" => self.set_free_handicap(&args),
-            "final_score" => none(&args).map(|()| self.final_result()),
+            "final_score" => none(&args).and_then(|()| self.final_score()),
             "final_status_list" => self.final_status_list(&args),
             "genmove" => self.genmove(&args),
             "loadsgf" => self.loadsgf(&args),
@@ -347,7 +383,15 @@ impl<'r> Engine<'r> {
                 self.apply(Event::Resign(color)).map_err(illegal)?;
                 Ok(String::new())
             }
-            "goconform-score" => none(&args).map(|()| self.score_line()),
+            "goconform-score" => none(&args).and_then(|()| {
+                self.count_is_settled()?;
+                Ok(self.score_line())
+            }),
+            "kgs-rules" => self.kgs_rules(&args),
+            "time_settings" => self.time_settings(&args),
+            "kgs-time_settings" => self.kgs_time_settings(&args),
+            "time_left" => self.time_left_command(&args),
+            "gogui-analyze_commands" => none(&args).map(|()| ANALYZE_COMMANDS.join("\n")),
             _ => Err("unknown command".to_string()),
         }
     }
@@ -360,6 +404,9 @@ impl<'r> Engine<'r> {
         self.game = game;
         self.captures = captures;
         self.dead.clear();
+        self.dead_agreed = false;
+        self.flagged = None;
+        self.time_left = [None, None];
         Ok(())
     }
 
@@ -379,6 +426,7 @@ impl<'r> Engine<'r> {
         let removed = apply_event(&mut self.game, &mut self.captures, &event)?;
         if matches!(event, Event::Move(_, Move::Play(_))) {
             self.dead.clear();
+            self.dead_agreed = false;
         }
         self.record.push(event);
         Ok(removed)
@@ -455,6 +503,7 @@ impl<'r> Engine<'r> {
         self.captures = captures;
         if board_play {
             self.dead.clear();
+            self.dead_agreed = false;
         }
         Ok(String::new())
     }
@@ -629,6 +678,7 @@ impl<'r> Engine<'r> {
         if count == record.events.len() {
             if let Some(dead) = record.dead_stones(self.game.board()) {
                 self.dead = self.game.board().strings_through(&dead);
+                self.dead_agreed = true;
             }
         }
         Ok(self.game.to_move().name().to_string())
@@ -760,7 +810,174 @@ impl<'r> Engine<'r> {
         )
     }
 
-    /// `final_score`: `B+R`/`W+R` after a resignation, otherwise the result of the count.
+    /// `final_score`: the result where the count is settled ([`Engine::count_is_settled`]),
+    /// `B+T`/`W+T` after a flag fell, otherwise a failure naming the stones in doubt.
+    fn final_score(&self) -> Answer {
+        if let Some(loser) = self.flagged {
+            return Ok(format!("{}+T", loser.opponent().letter()));
+        }
+        self.count_is_settled()?;
+        Ok(self.final_result())
+    }
+
+    /// Whether the count can stand as the result of a pause. Once two passes have paused play
+    /// (the moment a controller asks for the result), dead stones are a matter of agreement
+    /// (AGA Rules 9 and 10): the count stands if the players have said which stones are dead
+    /// (`goconform-dead`, possibly none, or a loaded record's marks) or no group's status is
+    /// in doubt (`game::status`: every group has two eyes); otherwise the answer names the
+    /// groups in doubt rather than pass off a count that calls them alive. After the end the
+    /// game has settled it (agreement, the four-pass end, resignation); rules that end on two
+    /// passes remove nothing; while play goes on the count is of the position as it stands.
+    fn count_is_settled(&self) -> Result<(), String> {
+        if self.game.phase() != Phase::Paused
+            || self.rules.ending == Ending::TwoPasses
+            || self.dead_agreed
+        {
+            return Ok(());
+        }
+        let doubt = crate::game::status::groups_in_doubt(self.game.board());
+        if doubt.is_empty() {
+            return Ok(());
+        }
+        let at: Vec<String> = doubt
+            .iter()
+            .filter_map(|g| g.first().map(|p| p.to_string()))
+            .collect();
+        Err(format!(
+            "dead stones not agreed: {} group(s) could be dead (at {}); goconform-dead VERTEX... names the dead stones (goconform-dead alone: none), goconform-agree ends the game",
+            doubt.len(),
+            at.join(" ")
+        ))
+    }
+
+    /// `kgs-rules NAME`: KGS's rules names, as controllers send them (`japanese`, `chinese`,
+    /// `aga`, `new_zealand`), switching to the ruleset of that name here.
+    fn kgs_rules(&mut self, args: &[&str]) -> Answer {
+        let [name] = exactly::<1>(args)?;
+        let ours = match name.to_ascii_lowercase().as_str() {
+            "japanese" => "japanese-1989",
+            "chinese" => "chinese",
+            "aga" => "aga",
+            "new_zealand" | "new-zealand" => "new-zealand",
+            other => {
+                return Err(format!(
+                    "unknown rules `{other}`: japanese, chinese, aga or new_zealand"
+                ))
+            }
+        };
+        let rules = (self.resolve)(ours)?;
+        let mut rules = rules;
+        rules.komi = self.rules.komi;
+        rules.handicap_komi = self.rules.handicap_komi;
+        self.change_rules(rules, ours.to_string())
+    }
+
+    /// `time_settings MAIN BYO_YOMI STONES` (seconds, GTP's Canadian form: no overtime when
+    /// BYO_YOMI is 0).
+    fn time_settings(&mut self, args: &[&str]) -> Answer {
+        use crate::tournament::time_control::{Overtime, TimeControl};
+        let [main, period, stones] = exactly::<3>(args)?;
+        let number = |t: &str| {
+            t.parse::<u64>()
+                .map_err(|_| format!("not a number of seconds: `{t}`"))
+        };
+        let (main, period) = (number(main)?, number(period)?);
+        let stones: u32 = stones
+            .parse()
+            .map_err(|_| format!("not a number of stones: `{stones}`"))?;
+        let overtime = if period == 0 {
+            Overtime::None
+        } else if stones == 0 {
+            return Err("a byo-yomi period needs at least one stone".to_string());
+        } else {
+            Overtime::Canadian {
+                stones,
+                period: period.saturating_mul(1000),
+            }
+        };
+        self.set_time_control(TimeControl {
+            main: main.saturating_mul(1000),
+            overtime,
+        })
+    }
+
+    /// `kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN PERIOD
+    /// STONES` (seconds).
+    fn kgs_time_settings(&mut self, args: &[&str]) -> Answer {
+        use crate::tournament::time_control::{Overtime, TimeControl};
+        let number = |t: &str| t.parse::<u64>().map_err(|_| format!("not a number: `{t}`"));
+        let control = match args {
+            ["none"] => {
+                self.time_control = None;
+                return Ok(String::new());
+            }
+            ["absolute", main] => TimeControl {
+                main: number(main)?.saturating_mul(1000),
+                overtime: Overtime::None,
+            },
+            ["byoyomi", main, period, periods] => {
+                let periods = u32::try_from(number(periods)?).map_err(|_| "too many periods".to_string())?;
+                let period = number(period)?.saturating_mul(1000);
+                // Our byo-yomi periods are carved out of the basic time (VI.E.14.b.(1)).
+                TimeControl {
+                    main: number(main)?
+                        .saturating_mul(1000)
+                        .saturating_add(u64::from(periods).saturating_mul(period)),
+                    overtime: Overtime::Byoyomi { periods, period },
+                }
+            }
+            ["canadian", main, period, stones] => TimeControl {
+                main: number(main)?.saturating_mul(1000),
+                overtime: Overtime::Canadian {
+                    stones: u32::try_from(number(stones)?).map_err(|_| "too many stones".to_string())?,
+                    period: number(period)?.saturating_mul(1000),
+                },
+            },
+            _ => {
+                return Err(
+                    "syntax error: none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES"
+                        .to_string(),
+                )
+            }
+        };
+        self.set_time_control(control)
+    }
+
+    fn set_time_control(
+        &mut self,
+        control: crate::tournament::time_control::TimeControl,
+    ) -> Answer {
+        control.validate().map_err(|e| e.to_string())?;
+        self.time_control = Some(control);
+        self.time_left = [None, None];
+        self.flagged = None;
+        Ok(String::new())
+    }
+
+    /// `time_left COLOR SECONDS STONES`: the controller's clock. Under a control with no
+    /// overtime, no time left means the flag has fallen: the game is lost on time and
+    /// `final_score` says so (VI.E.11).
+    fn time_left_command(&mut self, args: &[&str]) -> Answer {
+        use crate::tournament::time_control::Overtime;
+        let [color, seconds, stones] = exactly::<3>(args)?;
+        let color = parse_color(color)?;
+        let seconds: u64 = seconds
+            .parse()
+            .map_err(|_| format!("not a number of seconds: `{seconds}`"))?;
+        let stones: u32 = stones
+            .parse()
+            .map_err(|_| format!("not a number of stones: `{stones}`"))?;
+        self.time_left[color.index()] = Some((seconds, stones));
+        let absolute = self
+            .time_control
+            .is_some_and(|c| c.overtime == Overtime::None);
+        if absolute && seconds == 0 && self.flagged.is_none() && self.game.phase() != Phase::Ended {
+            self.flagged = Some(color);
+        }
+        Ok(String::new())
+    }
+
+    /// `B+R`/`W+R` after a resignation, otherwise the result of the count.
     fn final_result(&self) -> String {
         if self.game.resigned().is_some() {
             self.game.result()
@@ -825,6 +1042,7 @@ impl<'r> Engine<'r> {
             named.push(point);
         }
         self.dead = board.strings_through(&named);
+        self.dead_agreed = true;
         Ok(String::new())
     }
 

@@ -329,7 +329,7 @@ impl Counter<'_> {
         if !self.removable() {
             return ResultCheck::Disagrees;
         }
-        let groups = weak_groups(self.game.board());
+        let groups = crate::game::status::groups_in_doubt(self.game.board());
         // Adding up what each group is worth alone finds most choices with one count per
         // group; every combination is tried only to find the rest, or to show there is none.
         let found = self.additive_search(&groups, wanted, &text);
@@ -429,94 +429,6 @@ fn expand(board: &Board, points: &[Point]) -> Vec<Point> {
         }
     }
     all.into_iter().collect()
-}
-
-/// The groups of a position that could be dead: strings of one colour joined through the
-/// empty regions that only they border, keeping those with fewer than two such regions.
-pub fn weak_groups(board: &Board) -> Vec<Vec<Point>> {
-    let points: Vec<Point> = board.points().collect();
-    let width = usize::from(board.width());
-    let at = |p: Point| usize::from(p.row) * width + usize::from(p.col);
-    // Empty regions and the colours that border each.
-    let mut region_of: Vec<Option<usize>> = vec![None; points.len()];
-    let mut borders: Vec<[bool; 2]> = Vec::new();
-    for &start in &points {
-        if board.get(start).is_some() || region_of[at(start)].is_some() {
-            continue;
-        }
-        let id = borders.len();
-        borders.push([false, false]);
-        let mut stack = vec![start];
-        region_of[at(start)] = Some(id);
-        while let Some(p) = stack.pop() {
-            for q in board.adjacent(p) {
-                match board.get(q) {
-                    Some(c) => borders[id][c.index()] = true,
-                    None if region_of[at(q)].is_none() => {
-                        region_of[at(q)] = Some(id);
-                        stack.push(q);
-                    }
-                    None => {}
-                }
-            }
-        }
-    }
-    // Groups: stones of one colour, joined directly or through an empty region bordered by
-    // that colour alone.
-    let mut group_of: Vec<Option<usize>> = vec![None; points.len()];
-    let mut groups: Vec<(Vec<Point>, BTreeSet<usize>)> = Vec::new();
-    for &start in &points {
-        let Some(color) = board.get(start) else {
-            continue;
-        };
-        if group_of[at(start)].is_some() {
-            continue;
-        }
-        let id = groups.len();
-        let mut stones = Vec::new();
-        let mut eyes = BTreeSet::new();
-        let mut stack = vec![start];
-        group_of[at(start)] = Some(id);
-        while let Some(p) = stack.pop() {
-            stones.push(p);
-            for q in board.adjacent(p) {
-                match board.get(q) {
-                    Some(c) if c == color && group_of[at(q)].is_none() => {
-                        group_of[at(q)] = Some(id);
-                        stack.push(q);
-                    }
-                    Some(_) => {}
-                    None => {
-                        let Some(region) = region_of[at(q)] else {
-                            continue;
-                        };
-                        if borders[region][color.opponent().index()] || !eyes.insert(region) {
-                            continue;
-                        }
-                        // A region only this colour borders joins every stone around it.
-                        for &r in &points {
-                            if region_of[at(r)] != Some(region) {
-                                continue;
-                            }
-                            for s in board.adjacent(r) {
-                                if board.get(s) == Some(color) && group_of[at(s)].is_none() {
-                                    group_of[at(s)] = Some(id);
-                                    stack.push(s);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        stones.sort();
-        groups.push((stones, eyes));
-    }
-    groups
-        .into_iter()
-        .filter(|(_, eyes)| eyes.len() < 2)
-        .map(|(stones, _)| stones)
-        .collect()
 }
 
 /// The clauses behind a reason, as the ruleset's documents state them: the candidates that
