@@ -1016,7 +1016,12 @@ impl<'r> Engine<'r> {
         let board = self.game.board();
         let dead_stones = self.scoring_dead();
         let dead: HashSet<Point> = dead_stones.iter().copied().collect();
-        let seki: HashSet<Point> = counting::seki_stones(board, dead_stones)
+        // Seki read from the position (game::status), once the dead stones are off.
+        let mut without_dead = board.clone();
+        for &p in dead_stones {
+            without_dead.clear_point(p);
+        }
+        let seki: HashSet<Point> = crate::game::status::seki_stones(&without_dead)
             .into_iter()
             .collect();
         let wanted: HashSet<Point> = match status {
