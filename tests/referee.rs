@@ -238,6 +238,7 @@ fn engines_that_never_agree_end_with_four_passes() {
     // The fake calls every white stone dead at every pause; GNU Go does not: under aga play
     // resumes after each disagreement, and two passes opening a resumption end the game with
     // every stone alive (AGA Rule 10), so the game is counted with nothing removed.
+    let dir = tempfile::tempdir().unwrap();
     let out = referee(&[
         "--black",
         &fake(&gnugo, "disagree"),
@@ -245,9 +246,21 @@ fn engines_that_never_agree_end_with_four_passes() {
         &engine(&gnugo, 1),
         "--rules",
         "aga",
+        "--sgf-out",
+        dir.path().to_str().unwrap(),
     ]);
     let (_, _, how) = &rows(&out)[0];
-    assert_eq!(how, "counted", "{out}");
+    assert!(how.starts_with("counted"), "{out}");
+    // The record shows the dispute and the resumption, and judge replays them.
+    let record = std::fs::read_to_string(dir.path().join("game-001.sgf")).unwrap();
+    assert!(
+        record.contains("dispute\\: Black's engine calls dead"),
+        "{record}"
+    );
+    let judged = goconform(&["judge", "-v", dir.path().to_str().unwrap()]);
+    let judged = text(&judged);
+    assert!(judged.contains("play resumed after two passes"), "{judged}");
+    assert!(judged.contains(": agrees"), "{judged}");
 }
 
 #[test]
