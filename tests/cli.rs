@@ -494,7 +494,13 @@ fn compare_writes_markdown_and_html() {
     ]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    assert!(t.contains("| goconform-reference 0.3.0 |"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "| goconform-reference {} |",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{t}"
+    );
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
     let unknown = goconform(&["compare", "--engine", "reference", "--engine", "nope"]);

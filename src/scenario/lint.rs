@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::{Check, ExpectedVerdict, Scenario, Suite};
+use crate::game::Reason;
 use crate::spec::{Level, Spec, BOARD_PLAY_TOPICS};
 
 /// One lint finding.
@@ -42,10 +43,22 @@ pub fn coverage(spec: &Spec, suite: &Suite) -> BTreeMap<String, ClauseCoverage> 
         let permits = verdicts
             .clone()
             .any(|c| *c == Check::Verdict(ExpectedVerdict::Legal));
-        let forbids = verdicts
+        let refused: Vec<Reason> = verdicts
             .clone()
-            .any(|c| matches!(c, Check::Verdict(ExpectedVerdict::Illegal(_))));
+            .filter_map(|c| match c {
+                Check::Verdict(ExpectedVerdict::Illegal(r)) => Some(*r),
+                _ => None,
+            })
+            .collect();
         for clause in &s.clauses {
+            // A refusal forbids on a clause's behalf only for the reason the clause is about
+            // (a pass clause is not shown forbidding by an out-of-turn refusal).
+            let about = spec
+                .clause(clause)
+                .and_then(|c| forbidding_reasons(&c.topic));
+            let forbids = refused
+                .iter()
+                .any(|r| about.is_none_or(|reasons| reasons.contains(r)));
             if let Some(entry) = map.get_mut(clause) {
                 entry.scenarios.push(s.id.clone());
                 entry.permits |= permits;
@@ -61,6 +74,20 @@ pub fn coverage(spec: &Spec, suite: &Suite) -> BTreeMap<String, ClauseCoverage> 
         }
     }
     map
+}
+
+/// The refusals that show a clause of this topic forbidding a move: a ko clause by a ko
+/// refusal, a superko clause by a ko or superko refusal, and so on. `None`: any refusal.
+pub fn forbidding_reasons(topic: &str) -> Option<&'static [Reason]> {
+    match topic {
+        "suicide" => Some(&[Reason::Suicide]),
+        "ko" => Some(&[Reason::Ko]),
+        "superko" => Some(&[Reason::Ko, Reason::Superko]),
+        "capture" => Some(&[Reason::Suicide, Reason::Occupied]),
+        "play" => Some(&[Reason::Occupied, Reason::OutOfTurn]),
+        "passes" => Some(&[Reason::GamePaused, Reason::GameOver]),
+        _ => None,
+    }
 }
 
 /// Is this a must-level clause about board play, the kind owed a permitting and a forbidding
