@@ -2,7 +2,8 @@
 //!
 //! Loading already rejects malformed files (unknown keys, clauses, rulesets, axis values,
 //! vertices off the board, ragged diagrams, contradictions). Lint adds the rules that keep the
-//! suite honest: every must-level board-play clause is shown both permitting and forbidding,
+//! suite honest: every must-level board-play clause is shown both permitting and forbidding
+//! (forbidding by a refusal for the reason the clause is about: [`forbidding_reasons`]),
 //! and a scenario that runs under several rulesets states the verdict for each of them
 //! wherever it states one for any.
 
