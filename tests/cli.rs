@@ -288,6 +288,57 @@ fn show_prints_every_move_with_its_verdict() {
 }
 
 #[test]
+fn show_takes_an_sgf_record_and_says_which_game_of_a_collection() {
+    let collection = root().join("tests/fixtures/sgf/collection.sgf");
+    let collection = collection.to_str().unwrap();
+    let out = goconform(&["show", collection]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("game 1 of the 2 games in"), "{t}");
+    // The second game: White retakes the ko at once (see tests/sgf_judge.rs).
+    let out = goconform(&["show", collection, "--game", "2"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("game 2 of the 2 games in"), "{t}");
+    assert!(t.contains("4. W B3: illegal: ko"), "{t}");
+    let out = goconform(&["show", collection, "--game", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--game 3: the file holds 2 games"));
+    // A record written as SGF has the note on standard error only, so standard output is
+    // the record alone and reads back.
+    let out = goconform(&["show", collection, "--format", "sgf"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1 of the 2"));
+    let games = goconform::sgf::read(
+        std::path::Path::new("written.sgf"),
+        &out.stdout,
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(games.len(), 1);
+}
+
+#[test]
+fn show_refuses_a_record_it_cannot_read_or_rule() {
+    let bad = root().join("tests/fixtures/sgf/bad-komi.sgf");
+    let out = goconform(&["show", bad.to_str().unwrap(), "--rules", "aga"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("bad-komi.sgf:2:11: key `KM`"),
+        "{}",
+        text(&out)
+    );
+    let no_rules = scenario_file("show-no-ru", "x", "");
+    let path = no_rules.path.with_extension("sgf");
+    std::fs::write(&path, "(;FF[4]GM[1]SZ[9];B[ee];W[cc])").unwrap();
+    let out = goconform(&["show", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("no RU"), "{}", text(&out));
+    let out = goconform(&["show", path.to_str().unwrap(), "--rules", "aga"]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
 fn coverage_lists_clauses_by_level() {
     let out = goconform(&["coverage"]);
     let t = text(&out);

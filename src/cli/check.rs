@@ -505,12 +505,19 @@ pub(super) fn show(
 ) -> CommandResult {
     let spec = load_spec(root)?;
     let loaded;
+    // For a collection of several games: which one is shown, and how many there are.
+    let mut of_games = None;
     let s = if crate::sgf::is_sgf(path) {
-        let record = super::records::load_record(
-            path,
-            super::records::game_index(game)?,
-            &Default::default(),
-        )?;
+        let index = super::records::game_index(game)?;
+        let (record, count) =
+            super::records::load_record_counted(path, index, &Default::default())?;
+        if count > 1 {
+            of_games = Some(format!(
+                "game {} of the {count} games in {} (--game N shows another)",
+                index + 1,
+                path.display()
+            ));
+        }
         let wanted: Vec<String> = filter.iter().map(|f| f.to_string()).collect();
         let rulesets = crate::sgf::convert::rulesets_for(&record, &wanted)?;
         loaded = crate::sgf::convert::to_scenario(&record, &rulesets, &spec)?;
@@ -537,10 +544,17 @@ pub(super) fn show(
                 return Err(format!("scenario {} has no run named {name}", s.id));
             }
         }
+        // The record alone on standard output, so it can be redirected to a file.
+        if let Some(note) = &of_games {
+            eprintln!("goconform: {note}");
+        }
         println!("{}", crate::sgf::write::write_scenario(&chosen));
         return Ok(ExitCode::SUCCESS);
     }
     println!("{}: {}", s.id, s.title);
+    if let Some(note) = &of_games {
+        println!("{note}");
+    }
     if !s.clauses.is_empty() {
         println!("clauses: {}", s.clauses.join(", "));
     }

@@ -12,6 +12,16 @@ pub(super) fn load_record(
     game: usize,
     options: &ReadOptions,
 ) -> Result<Record, String> {
+    load_record_counted(path, game, options).map(|(record, _)| record)
+}
+
+/// [`load_record`], with how many games the file holds, so a command showing one game of a
+/// collection can say there are others.
+pub(super) fn load_record_counted(
+    path: &Path,
+    game: usize,
+    options: &ReadOptions,
+) -> Result<(Record, usize), String> {
     if path.is_dir() {
         return Err(format!("{} is a folder, not a game record", path.display()));
     }
@@ -19,7 +29,7 @@ pub(super) fn load_record(
         sgf::read_file(path, options).map_err(|e| format!("cannot read the game record:\n{e}"))?;
     let count = games.len();
     match games.into_iter().nth(game) {
-        Some(Ok(record)) => Ok(record),
+        Some(Ok(record)) => Ok((record, count)),
         Some(Err(e)) => Err(format!("cannot read the game record:\n{e}")),
         None => Err(format!(
             "{}: --game {}: the file holds {count} game{}",
