@@ -174,3 +174,66 @@ fn export_keeps_identical_files_and_refuses_to_overwrite_edited_ones_unless_forc
     assert!(forced.status.success(), "{}", text(&forced));
     assert_eq!(std::fs::read_to_string(&edited).unwrap(), original);
 }
+
+#[test]
+fn export_sgf_writes_every_scenario_as_a_record_with_its_expectations() {
+    let scratch = Scratch::new("sgf");
+    let dir = scratch.path().join("project");
+    let dir_text = dir.to_str().unwrap();
+    let out = goconform_in(scratch.path(), &["export", "--sgf", dir_text]);
+    assert!(out.status.success(), "{}", text(&out));
+    let mut records = Vec::new();
+    for topic in std::fs::read_dir(dir.join("sgf")).unwrap() {
+        for file in std::fs::read_dir(topic.unwrap().path()).unwrap() {
+            records.push(file.unwrap().path());
+        }
+    }
+    // One record per game scenario of the exported suite (tournament scenarios are not games).
+    let spec = goconform::spec::Spec::load(&dir).unwrap();
+    let suite = goconform::scenario::Suite::load(&[dir.join("conformance")], &spec).unwrap();
+    let mut wanted: Vec<PathBuf> = suite
+        .scenarios
+        .iter()
+        .map(|s| dir.join("sgf").join(&s.topic).join(format!("{}.sgf", s.id)))
+        .collect();
+    wanted.sort();
+    records.sort();
+    assert_eq!(records, wanted, "one record per scenario");
+    for record in &records {
+        let games = goconform::sgf::read_file(record, &Default::default()).unwrap();
+        assert!(
+            games.len() == 1 && games[0].is_ok(),
+            "{}: {games:?}",
+            record.display()
+        );
+    }
+
+    // The last move of retake-after-passes is checked per run: legal where superko allows the
+    // retake, a superko violation where the situational reading forbids it.
+    let record = dir.join("sgf/superko/retake-after-passes.sgf");
+    let written = std::fs::read_to_string(&record).unwrap();
+    let trees = sgf_parse::go::parse(&written).unwrap();
+    let last = trees[0].main_variation().last().unwrap();
+    let Some(sgf_parse::go::Prop::C(comment)) = last.get_property("C") else {
+        panic!("no comment on the last move:\n{written}");
+    };
+    assert!(
+        comment
+            .text
+            .contains("aga-1991-text, aga-positional: illegal: superko"),
+        "{}",
+        comment.text
+    );
+
+    // The same suite is the same text, so a second export finds nothing changed; an edited
+    // record is refused like any exported file.
+    let again = goconform_in(scratch.path(), &["export", "--sgf", dir_text]);
+    assert!(again.status.success(), "{}", text(&again));
+    std::fs::write(&record, format!("{written}\n")).unwrap();
+    let refused = goconform_in(scratch.path(), &["export", "--sgf", dir_text]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(text(&refused).contains("retake-after-passes.sgf"));
+    let forced = goconform_in(scratch.path(), &["export", "--sgf", "--force", dir_text]);
+    assert!(forced.status.success(), "{}", text(&forced));
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), written);
+}
