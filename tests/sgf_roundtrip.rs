@@ -234,3 +234,21 @@ proptest::proptest! {
         }
     }
 }
+
+/// Found by `random_games_survive_sgf`: a handicap off the fixed points (here a 2x2 board,
+/// which has none) beside white set-up stones. As many black stones as `HA` are the handicap;
+/// the white ones are set-up.
+#[test]
+fn a_free_handicap_beside_white_set_up_stones_reads_back() {
+    let text = "(;FF[4]GM[1]SZ[2]KM[-2]HA[2]AB[ba][bb]AW[aa]PL[W])";
+    let games = goconform::sgf::read(
+        std::path::Path::new("free.sgf"),
+        text.as_bytes(),
+        &Default::default(),
+    )
+    .expect("the collection reads");
+    let record = games.into_iter().next().unwrap().expect("the game reads");
+    assert_eq!(record.setup.handicap.len(), 2);
+    assert_eq!(record.setup.stones.len(), 1);
+    assert_eq!(record.setup.stones[0].1, goconform::board::Color::White);
+}

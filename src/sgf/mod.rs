@@ -435,9 +435,11 @@ impl Reader<'_> {
             }
             record.positions.drain(..leading_black);
             record.handicap_from_moves = true;
-        } else if handicap >= 2 && white_setup.is_empty() && black_setup.len() == handicap as usize
-        {
+        } else if handicap >= 2 && black_setup.len() == handicap as usize {
+            // As many black stones as the handicap: they are the handicap, wherever they stand;
+            // white set-up stones beside them are ordinary set-up.
             record.setup.handicap = black_setup;
+            record.setup.stones = white_setup.into_iter().map(|p| (p, Color::White)).collect();
         } else if let Some(fixed) = fixed_handicap_among(handicap, width, height, &black_setup) {
             // More set-up stones than the handicap: the handicap is the fixed placement, when
             // the black stones include it (the only reading that is not a guess).
