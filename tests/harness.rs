@@ -103,6 +103,7 @@ fn suite(files: &[&str]) -> (Spec, Suite) {
 }
 
 const KO: &str = "ko/basic-ko.toml";
+const ETERNAL_LIFE: &str = "superko/eternal-life-cycle.toml";
 
 fn run(suite: &Suite, harness: &Harness, fault: Fault, caps: Capabilities) -> RunReport {
     let factory: &Factory = &move || Box::new(Faulty::new(fault, caps.clone())) as Box<dyn Referee>;
@@ -231,21 +232,33 @@ fn errors_panics_and_timeouts_are_the_engines_and_the_run_goes_on() {
 }
 
 #[test]
-fn missing_capabilities_make_trials_not_applicable_not_failed() {
-    let (_, suite) = suite(&[KO]);
+fn missing_capabilities_make_trials_projected_or_not_applicable_never_failed() {
+    // A basic ko is judged alike under every ko rule: runs under another rule are projected
+    // onto simple ko. A cycle only superko forbids is not: those runs do not apply.
+    let (_, suite) = suite(&[KO, ETERNAL_LIFE]);
     let simple_only = Capabilities::everything().only("ko", ["simple"]);
     let report = run(&suite, &Harness::default(), Fault::None, simple_only);
+    let mut not_applicable = 0;
     for t in &report.trials {
-        let run = &suite.scenarios[t.scenario].runs[t.run];
+        let scenario = &suite.scenarios[t.scenario];
+        let run = &scenario.runs[t.run];
         if run.rules.ko.to_string() == "simple" {
             assert_eq!(t.outcome, Outcome::Pass);
+            assert_eq!(t.projection, None);
+        } else if scenario.id == "basic-ko" {
+            assert_eq!(t.outcome, Outcome::Pass, "{}", run.label);
+            let p = t.projection.as_ref().expect("projected");
+            assert_eq!(p.axes_text(), format!("ko {}→simple", run.rules.ko));
         } else {
             let Outcome::NotApplicable(why) = &t.outcome else {
                 panic!("{}: {:?}", run.label, t.outcome)
             };
             assert!(why.contains("ko="), "{why}");
+            assert!(why.contains("goes differently"), "{why}");
+            not_applicable += 1;
         }
     }
+    assert!(not_applicable > 0);
     assert_eq!(report.tally().failing(), 0);
 }
 
@@ -432,7 +445,16 @@ fn libtest_makes_one_test_per_trial_and_fails_what_fails_the_run() {
             Capabilities::everything().only("ko", ["simple"]),
         ))
     });
-    let conclusion = libtest::run(simple, &Options::default(), &args).unwrap();
+    // A basic ko is projected onto simple ko and passes; a cycle only superko forbids does
+    // not apply, and is ignored.
+    let conclusion = libtest::run(simple.clone(), &Options::default(), &args).unwrap();
+    assert!(conclusion.num_passed > 0, "{conclusion:?}");
+    assert_eq!(conclusion.num_failed, 0);
+    let cycle = libtest_mimic::Arguments {
+        filter: Some("superko/eternal-life-cycle[".to_string()),
+        ..args.clone()
+    };
+    let conclusion = libtest::run(simple, &Options::default(), &cycle).unwrap();
     assert!(conclusion.num_ignored > 0, "{conclusion:?}");
     assert_eq!(conclusion.num_failed, 0);
     let _ = std::fs::remove_file(&log);

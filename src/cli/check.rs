@@ -10,6 +10,7 @@ use super::{engines, load_spec, load_suite, relative, CommandResult, Project};
 use crate::conformance::harness::{progress_wanted, select};
 use crate::conformance::junit::junit;
 use crate::conformance::matrix::{matrix, Matrix};
+use crate::conformance::projection;
 use crate::conformance::report::write_jsonl;
 use crate::conformance::{
     Harness, Mismatch, Outcome, RunReport, Tally, Tier, Trial, INTERPRETATION_VERSION,
@@ -407,6 +408,14 @@ fn print_text(
             println!("  {line}");
         }
     }
+    let projected = projection::tally(&report.trials);
+    if !projected.is_empty() {
+        println!();
+        println!("projected (trials run under the nearest rules the engine has, checks whose answer would change left out):");
+        for (axes, n) in &projected {
+            println!("  {n:>4}  {axes}");
+        }
+    }
     println!();
     println!("{tally}");
 }
@@ -423,6 +432,9 @@ fn print_trial(root: &Project, args: &CheckArgs, suite: &Suite, trial: &Trial) {
         label,
         file
     );
+    if let Some(projection) = &trial.projection {
+        println!("  {projection}");
+    }
     print_outcome(s, &file, &trial.outcome);
     println!(
         "  reproduce: goconform check {file} --rules {label}{}",

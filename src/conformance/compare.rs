@@ -95,6 +95,9 @@ pub struct EngineColumn {
     /// Must, should and may, in that order.
     pub by_level: Vec<LevelCount>,
     pub tally: Tally,
+    /// Of the trials that applied, how many ran under projected rules (the nearest the
+    /// engine has, see [`super::projection`]); the rest ran under their own ruleset.
+    pub projected: usize,
 }
 
 /// Trials passed over trials that applied, for the trials citing a clause of one level.
@@ -139,7 +142,12 @@ pub struct Cell {
     pub word: &'static str,
     /// [`Outcome::summary`]; empty for a pass.
     pub summary: String,
+    /// The projection the trial ran under, in words; empty when it ran under its own rules.
+    pub projected: String,
 }
+
+/// What the Applicable column means, under every summary table.
+const SUMMARY_NOTE: &str = "Applicable counts the trials an engine was judged on: under the run's own rules, or projected onto the nearest rules the engine has when the reference plays the same game there (every event the same verdict) and keeps the answer of at least one check the engine observes; checks whose answer would change are left out, never rewritten. The own-rules count is what applied before projections existed.";
 
 /// The id of the group for trials whose scenario cites no clause.
 const NO_CLAUSE: &str = "(no clause)";
@@ -209,10 +217,16 @@ pub fn compare(
                     .collect();
                 played.iter().all(|o| o.word() == played[0].word()) && played.len() > 1
             },
-            cells: outcomes
+            cells: reports
                 .iter()
-                .map(|o| Cell {
+                .map(|r| &r.trials[index])
+                .map(|t| (&t.outcome, t))
+                .map(|(o, t)| Cell {
                     word: o.word(),
+                    projected: match (&t.projection, o) {
+                        (Some(p), o) if !matches!(o, Outcome::NotApplicable(_)) => p.to_string(),
+                        _ => String::new(),
+                    },
                     // An expected failure shows its triage first: that is what a reader
                     // of the table needs, and what it did follows.
                     summary: match o {
@@ -281,6 +295,13 @@ pub fn compare(
                 })
                 .collect(),
             tally: report.tally(),
+            projected: report
+                .trials
+                .iter()
+                .filter(|t| {
+                    t.projection.is_some() && !matches!(t.outcome, Outcome::NotApplicable(_))
+                })
+                .count(),
         })
         .collect();
 
@@ -354,13 +375,28 @@ fn count_text(count: &LevelCount) -> String {
 }
 
 fn cell_text(cell: &Cell) -> String {
+    let word = if cell.projected.is_empty() {
+        cell.word.to_string()
+    } else {
+        format!("{} ({})", cell.word, cell.projected)
+    };
     if cell.word == "not-applicable" {
         "n/a".to_string()
     } else if cell.summary.is_empty() {
-        cell.word.to_string()
+        word
     } else {
-        format!("{}: {}", cell.word, cell.summary)
+        format!("{word}: {}", cell.summary)
     }
+}
+
+/// Applicable trials, and how many of them ran under their own rules and how many projected.
+fn applicable_text(e: &EngineColumn) -> String {
+    let applicable = e.tally.applicable();
+    format!(
+        "{applicable} ({} own rules, {} projected)",
+        applicable - e.projected,
+        e.projected
+    )
 }
 
 /// A cell of a GitHub-flavoured Markdown table: pipes escaped, line breaks as `<br>`, and
@@ -486,21 +522,21 @@ impl Comparison {
             );
         }
         out.push_str(
-            "\n## Summary\n\nTrials passed over trials that applied, by the level of the clauses they cite.\n\n",
+            "\n## Summary\n\nTrials passed over trials that applied, by the level of the clauses they cite. {SUMMARY_NOTE}\n\n",
         );
         md_row(
             &mut out,
             std::iter::once("Implementation".to_string())
                 .chain(LEVELS.iter().map(|l| l.word().to_string()))
-                .chain(std::iter::once("Tally".to_string())),
+                .chain(["Applicable".to_string(), "Tally".to_string()]),
         );
-        md_rule(&mut out, LEVELS.len() + 2);
+        md_rule(&mut out, LEVELS.len() + 3);
         for e in &self.engines {
             md_row(
                 &mut out,
                 std::iter::once(md(&Self::engine_label(e)))
                     .chain(e.by_level.iter().map(count_text))
-                    .chain(std::iter::once(md(&e.tally.to_string()))),
+                    .chain([applicable_text(e), md(&e.tally.to_string())]),
             );
         }
         out.push_str("\n## Disagreements\n");
@@ -569,17 +605,22 @@ impl Comparison {
                 html(&axes_text(&e.capabilities))
             );
         }
-        out.push_str("</table>\n<h2>Summary</h2>\n<p>Trials passed over trials that applied, by the level of the clauses they cite.</p>\n<table>\n<tr><th>Implementation</th>");
+        let _ = write!(out, "</table>\n<h2>Summary</h2>\n<p>Trials passed over trials that applied, by the level of the clauses they cite. {}</p>\n<table>\n<tr><th>Implementation</th>", html(SUMMARY_NOTE));
         for level in LEVELS {
             let _ = write!(out, "<th>{}</th>", level.word());
         }
-        out.push_str("<th>Tally</th></tr>\n");
+        out.push_str("<th>Applicable</th><th>Tally</th></tr>\n");
         for e in &self.engines {
             let _ = write!(out, "<tr><td>{}</td>", html(&Self::engine_label(e)));
             for count in &e.by_level {
                 let _ = write!(out, "<td>{}</td>", count_text(count));
             }
-            let _ = writeln!(out, "<td>{}</td></tr>", html(&e.tally.to_string()));
+            let _ = writeln!(
+                out,
+                "<td>{}</td><td>{}</td></tr>",
+                html(&applicable_text(e)),
+                html(&e.tally.to_string())
+            );
         }
         out.push_str("</table>\n<h2>Disagreements</h2>\n");
         if self.clauses.is_empty() {
@@ -620,6 +661,9 @@ impl Comparison {
                         "<td class=\"o-{}\"><span class=\"word\">{}</span>",
                         cell.word, cell.word
                     );
+                    if !cell.projected.is_empty() && cell.word != "not-applicable" {
+                        let _ = write!(out, "<span class=\"why\">{}</span>", html(&cell.projected));
+                    }
                     if !cell.summary.is_empty() {
                         let _ = write!(out, "<span class=\"why\">{}</span>", html(&cell.summary));
                     }
@@ -779,11 +823,13 @@ mod tests {
         let md = c.to_markdown();
         assert!(
             md.contains(&format!(
-                "| beta &lt;b&gt; 1.0 | {}/{} | 0/0 | {}/{} | {} |",
+                "| beta &lt;b&gt; 1.0 | {}/{} | 0/0 | {}/{} | {} ({} own rules, 0 projected) | {} |",
                 nc + ns - 2,
                 nc + ns - 1,
                 ns - 1,
                 ns - 1,
+                nc + ns - 1,
+                nc + ns - 1,
                 c.engines[1].tally
             )),
             "{md}"
@@ -861,7 +907,7 @@ mod tests {
         // Every table row has the same number of unescaped pipes as its header.
         for line in md.lines().filter(|l| l.starts_with('|')) {
             let pipes = line.replace("\\|", "").matches('|').count();
-            assert!(pipes == 5 || pipes == 6, "{line}");
+            assert!((5..=7).contains(&pipes), "{line}");
         }
     }
 

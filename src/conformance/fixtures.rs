@@ -25,12 +25,8 @@ pub(crate) fn two_scenarios() -> (Spec, Suite) {
 /// A trial with the given outcome and a fixed time.
 pub(crate) fn trial(scenario: usize, run: usize, outcome: Outcome, millis: u64) -> Trial {
     Trial {
-        scenario,
-        run,
-        outcome,
-        verdicts: Vec::new(),
-        unobserved: Vec::new(),
         elapsed: Duration::from_millis(millis),
+        ..Trial::with_outcome(scenario, run, outcome)
     }
 }
 

@@ -190,15 +190,15 @@ impl Harness<'_> {
         done.into_iter()
             .zip(selection)
             .map(|(trial, &(s, r))| {
-                trial.unwrap_or_else(|| Trial {
-                    scenario: s,
-                    run: r,
-                    outcome: Outcome::HarnessError(
-                        "the worker that took this trial stopped before finishing it".to_string(),
-                    ),
-                    verdicts: Vec::new(),
-                    unobserved: Vec::new(),
-                    elapsed: std::time::Duration::ZERO,
+                trial.unwrap_or_else(|| {
+                    Trial::with_outcome(
+                        s,
+                        r,
+                        Outcome::HarnessError(
+                            "the worker that took this trial stopped before finishing it"
+                                .to_string(),
+                        ),
+                    )
                 })
             })
             .collect()
@@ -219,13 +219,12 @@ impl Harness<'_> {
         let ran = catch_unwind(AssertUnwindSafe(|| {
             run_trial(scenario, s, r, engine, capabilities, tier)
         }));
-        let mut trial = ran.unwrap_or_else(|_| Trial {
-            scenario: s,
-            run: r,
-            outcome: Outcome::HarnessError("the harness panicked during this trial".to_string()),
-            verdicts: Vec::new(),
-            unobserved: Vec::new(),
-            elapsed: std::time::Duration::ZERO,
+        let mut trial = ran.unwrap_or_else(|_| {
+            Trial::with_outcome(
+                s,
+                r,
+                Outcome::HarnessError("the harness panicked during this trial".to_string()),
+            )
         });
         if let Some(entry) = self
             .expectations

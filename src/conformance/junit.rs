@@ -27,6 +27,10 @@
 //! | not-applicable   | `<skipped type="not-applicable">` with the reason              |
 //! | expected-failure | success, with `expected failure: {reason}` in `<system-out>`   |
 //!
+//! A trial run under projected rules (the nearest an engine has, see
+//! [`super::projection`]) says so on the first line of its `<system-out>`, and in its failure
+//! text: `projected: ko natural-situational→simple; 1 check left out (prisoners)`.
+//!
 //! An expected failure is reported as a success, not as skipped: the engine's expectations
 //! file lists it, and the run does not fail because of it ([`Outcome::fails_run`]), so CI
 //! must stay green; a skip would also be wrong, since the trial did run. The information
@@ -155,22 +159,28 @@ fn test_case(trial: &Trial, place: &Place) -> TestCase {
         status
     };
     let located = || format!("{}\n{}", place.path, place.reproduce());
-    let mut system_out = None;
+    let projected = trial
+        .projection
+        .as_ref()
+        .map_or(String::new(), |p| format!("{p}\n"));
+    let mut system_out = (!projected.is_empty()).then(|| projected.clone());
     let status = match outcome {
         Outcome::Pass => TestCaseStatus::success(),
         Outcome::ExpectedFailure { listed, actual } => {
             system_out = Some(format!(
-                "expected failure: {listed}\nactual outcome: {}: {}\n",
+                "{projected}expected failure: {listed}\nactual outcome: {}: {}\n",
                 actual.word(),
                 actual.summary()
             ));
             TestCaseStatus::success()
         }
         Outcome::Fail(mismatches) => {
-            let mut text: String = mismatches
-                .iter()
-                .map(|m| format!("{}:{}: {}\n", place.path, m.line, m.summary()))
-                .collect();
+            let mut text = projected.clone();
+            text.extend(
+                mismatches
+                    .iter()
+                    .map(|m| format!("{}:{}: {}\n", place.path, m.line, m.summary())),
+            );
             text.push_str(&place.reproduce());
             non_success(NonSuccessKind::Failure, outcome.summary(), text)
         }

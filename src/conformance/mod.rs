@@ -19,6 +19,7 @@ pub mod libtest;
 pub mod matrix;
 pub mod mutants;
 mod naive;
+pub mod projection;
 mod reference;
 pub mod report;
 pub mod runner;

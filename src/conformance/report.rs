@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::matrix::Matrix;
+use super::projection::Projection;
 use super::{
     Capabilities, EngineInfo, Outcome, RunReport, Tally, Tier, Trial, INTERPRETATION_VERSION,
     REPORT_FORMAT_VERSION,
@@ -53,6 +54,10 @@ struct TrialLine<'a> {
     /// Checks left out because the engine cannot observe them.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     unobserved: &'a [&'static str],
+    /// Set when the trial ran under the nearest rules the engine has: the axes moved, and
+    /// the checks left out because their answer would change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    projected: Option<&'a Projection>,
 }
 
 #[derive(Serialize)]
@@ -79,7 +84,16 @@ struct Footer<'a> {
     #[serde(flatten)]
     tally: Tally,
     by_level: Vec<LevelLine<'a>>,
+    /// Applicable trials run under projected rules, by the axes projected.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    projected: Vec<ProjectedLine>,
     complete: bool,
+}
+
+#[derive(Serialize)]
+struct ProjectedLine {
+    axes: String,
+    trials: usize,
 }
 
 /// Writes the whole report. `file` names a scenario's file as the report should show it.
@@ -120,6 +134,10 @@ pub fn write_jsonl(
                     level: level.word(),
                     tally,
                 })
+                .collect(),
+            projected: super::projection::tally(&report.trials)
+                .into_iter()
+                .map(|(axes, trials)| ProjectedLine { axes, trials })
                 .collect(),
             complete: true,
         },
@@ -168,6 +186,7 @@ fn trial_line<'a>(
         actual,
         mismatches,
         unobserved: &trial.unobserved,
+        projected: trial.projection.as_ref(),
     }
 }
 

@@ -5,12 +5,14 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
+use super::projection::{project, Projection};
 use super::{
     Capabilities, EngineError, ErrorKind, EventKind, Observable, Observation, Referee, Unsupported,
 };
 use crate::board::{points_text, Point};
 use crate::game::counting::format_points;
 use crate::game::{Reason, Refereed, Verdict};
+use crate::rules::Rules;
 use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
 
 /// How closely verdicts are compared.
@@ -166,7 +168,33 @@ pub struct Trial {
     pub verdicts: Vec<Verdict>,
     /// The keys of the checks left out because the implementation cannot observe them.
     pub unobserved: Vec<&'static str>,
+    /// Set when the trial ran under other rules than its run's, within the implementation's
+    /// capabilities (see [`super::projection`]).
+    pub projection: Option<Projection>,
     pub elapsed: Duration,
+}
+
+impl Trial {
+    /// A trial not yet played: a pass with nothing recorded.
+    pub fn new(scenario: usize, run: usize) -> Trial {
+        Trial {
+            scenario,
+            run,
+            outcome: Outcome::Pass,
+            verdicts: Vec::new(),
+            unobserved: Vec::new(),
+            projection: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// A trial that ended before it started, with this outcome.
+    pub fn with_outcome(scenario: usize, run: usize, outcome: Outcome) -> Trial {
+        Trial {
+            outcome,
+            ..Trial::new(scenario, run)
+        }
+    }
 }
 
 /// Runs one scenario under each of its runs (or those whose label `only` accepts), one after
@@ -200,14 +228,7 @@ pub fn run_trial(
     tier: Tier,
 ) -> Trial {
     let started = Instant::now();
-    let mut trial = Trial {
-        scenario: index,
-        run,
-        outcome: Outcome::Pass,
-        verdicts: Vec::new(),
-        unobserved: Vec::new(),
-        elapsed: Duration::ZERO,
-    };
+    let mut trial = Trial::new(index, run);
     trial.outcome = play(scenario, run, referee, capabilities, tier, &mut trial);
     trial.elapsed = started.elapsed();
     trial
@@ -219,13 +240,20 @@ pub fn not_applicable(
     run: usize,
     capabilities: &Capabilities,
 ) -> Option<String> {
+    plan(scenario, run, capabilities).err()
+}
+
+/// The rules a trial runs under for an implementation with these capabilities: the run's
+/// own, or their projection onto what it has (`Some`); or why the trial cannot apply.
+pub fn plan(
+    scenario: &Scenario,
+    run: usize,
+    capabilities: &Capabilities,
+) -> Result<Option<Projection>, String> {
     if scenario.needs_record() && !capabilities.observes(Observable::Procedures) {
-        return Some(
+        return Err(
             "the scenario is a referee's record (violations standing on the board, notices), and the implementation only judges legality".to_string(),
         );
-    }
-    if let Err(why) = capabilities.supports(&scenario.runs[run].rules) {
-        return Some(why);
     }
     if let Some(kind) = scenario
         .events
@@ -233,7 +261,7 @@ pub fn not_applicable(
         .filter_map(EventKind::of)
         .find(|k| !capabilities.takes(*k))
     {
-        return Some(format!(
+        return Err(format!(
             "the implementation does not take `{}` events",
             kind.word()
         ));
@@ -248,28 +276,34 @@ pub fn not_applicable(
             _ => None,
         });
     if let Some(reason) = breaches.into_iter().find(|r| !capabilities.judges(*r)) {
-        return Some(format!(
+        return Err(format!(
             "the implementation does not judge `{}`",
             reason.word()
         ));
     }
-    let checks: Vec<&Check> = scenario
+    let checks: Vec<(usize, usize, &Check)> = scenario
         .expectations
         .iter()
         .filter(|e| e.runs.contains(&run))
-        .flat_map(|e| &e.checks)
+        .flat_map(|e| e.checks.iter().map(move |c| (e.after, e.line, c)))
         .collect();
     let unseen: Vec<&'static str> = checks
         .iter()
-        .filter(|c| !observable(c, capabilities))
-        .map(|c| c.key())
+        .filter(|(_, _, c)| !observable(c, capabilities))
+        .map(|(_, _, c)| c.key())
         .collect();
-    (!checks.is_empty() && unseen.len() == checks.len()).then(|| {
-        format!(
+    if !checks.is_empty() && unseen.len() == checks.len() {
+        return Err(format!(
             "the implementation observes nothing this scenario checks ({})",
             dedup(unseen).join(", ")
-        )
-    })
+        ));
+    }
+    let projection = match capabilities.supports(&scenario.runs[run].rules) {
+        Ok(()) => return Ok(None),
+        Err(lacks) => project(scenario, run, capabilities)
+            .map_err(|why| format!("{lacks}, and no projection onto it applies: {why}"))?,
+    };
+    Ok(Some(projection))
 }
 
 fn dedup(mut keys: Vec<&'static str>) -> Vec<&'static str> {
@@ -286,10 +320,40 @@ fn play(
     tier: Tier,
     trial: &mut Trial,
 ) -> Outcome {
-    if let Some(why) = not_applicable(scenario, run, capabilities) {
-        return Outcome::NotApplicable(why);
-    }
-    let rules = &scenario.runs[run].rules;
+    let projection = match plan(scenario, run, capabilities) {
+        Ok(projection) => projection,
+        Err(why) => return Outcome::NotApplicable(why),
+    };
+    let rules = projection
+        .as_ref()
+        .map_or(scenario.runs[run].rules, |p| p.rules);
+    trial.projection = projection;
+    let projection = trial.projection.clone();
+    judge_trial(
+        scenario,
+        run,
+        &rules,
+        projection.as_ref(),
+        referee,
+        capabilities,
+        tier,
+        trial,
+    )
+}
+
+/// Plays run `run` of `scenario` under `rules` through `referee` and compares every check the
+/// capabilities observe, except those `projection` leaves out. Applicability is the caller's.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn judge_trial(
+    scenario: &Scenario,
+    run: usize,
+    rules: &Rules,
+    projection: Option<&Projection>,
+    referee: &mut dyn Referee,
+    capabilities: &Capabilities,
+    tier: Tier,
+    trial: &mut Trial,
+) -> Outcome {
     // The suite is ours: a set-up the reference cannot start from is a harness error, and
     // must not be reported as the implementation's refusal.
     if let Err(e) = Refereed::new(*rules, &scenario.setup) {
@@ -306,6 +370,7 @@ fn play(
         run,
         capabilities,
         tier,
+        projection,
         mismatches: &mut mismatches,
         unobserved: &mut trial.unobserved,
     };
@@ -430,7 +495,7 @@ fn observe(scenario: &Scenario, run: usize, after: usize, referee: &dyn Referee)
 
 /// Whether an implementation with these capabilities can be asked about a check. A verdict
 /// is always observable: it is what `apply` returns.
-fn observable(check: &Check, capabilities: &Capabilities) -> bool {
+pub(super) fn observable(check: &Check, capabilities: &Capabilities) -> bool {
     let needs = match check {
         Check::Verdict(ExpectedVerdict::Ruled(_)) | Check::Class(_) | Check::Warnings(_) => {
             Observable::Procedures
@@ -485,6 +550,9 @@ struct Judge<'a> {
     run: usize,
     capabilities: &'a Capabilities,
     tier: Tier,
+    /// The checks a projection leaves out are not compared (and not listed as unobserved:
+    /// the projection lists them).
+    projection: Option<&'a Projection>,
     mismatches: &'a mut Vec<Mismatch>,
     unobserved: &'a mut Vec<&'static str>,
 }
@@ -498,6 +566,12 @@ impl Judge<'_> {
             .filter(|e| e.after == after && e.runs.contains(&self.run))
         {
             for check in &e.checks {
+                if self
+                    .projection
+                    .is_some_and(|p| p.leaves_out(after, e.line, check.key()))
+                {
+                    continue;
+                }
                 // `verdict` is `None` at the start, and for an event not put to the
                 // implementation: what it would have said there is not observed.
                 let about_the_event = matches!(
