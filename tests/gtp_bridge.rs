@@ -20,10 +20,11 @@ use std::time::{Duration, Instant};
 
 use goconform::conformance::harness::{select, Factory};
 use goconform::conformance::{
-    ErrorKind, Harness, Outcome, Referee, RunReport, INTERPRETATION_VERSION,
+    ErrorKind, Harness, OneAtATime, Outcome, Referee, Reference, RunReport, INTERPRETATION_VERSION,
 };
 use goconform::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine, GtpProfile};
 use goconform::engines::EngineProcess;
+use goconform::fuzzing::{differential, Case, Played};
 use goconform::scenario::expectations::Expectations;
 use goconform::scenario::Suite;
 use goconform::spec::Spec;
@@ -659,4 +660,61 @@ fn writing_to_an_engine_that_closed_its_input_is_an_error_not_a_signal() {
     );
     process.kill();
     assert!(!process.is_running());
+}
+
+/// A game announced to a GTP engine is pipelined; each fault must still be met at the event
+/// where it strikes, with the same kind and words as when every event is its own exchange.
+#[test]
+fn a_pipelined_game_meets_each_fault_at_the_same_event() {
+    let (Some(binary), Some(python)) = (gnugo(), python()) else {
+        return;
+    };
+    default_sigpipe();
+    let suite = suite(&["ko/basic-ko.toml"]);
+    let scenario = &suite.scenarios[0];
+    let run = scenario
+        .runs
+        .iter()
+        .find(|r| r.label == "japanese-1989")
+        .expect("the run exists");
+    let case = Case {
+        rules: run.rules,
+        setup: scenario.setup.clone(),
+        events: scenario.events.clone(),
+        in_turn: vec![true; scenario.events.len()],
+    };
+    for (mode, text) in [
+        ("hang", "did not answer `is_legal white B3` within 2 s"),
+        ("crash", "deliberate crash in the middle of a game"),
+        ("garbage", "does not start with `=` or `?`"),
+        ("oversized", "bytes"),
+    ] {
+        let mut seen = Vec::new();
+        for pipelined in [false, true] {
+            let marker = marker(mode);
+            let engine = GtpEngine::new(fake_profile(&python, &binary, mode, &marker));
+            let mut engine: Box<dyn Referee> = if pipelined {
+                Box::new(engine)
+            } else {
+                Box::new(OneAtATime(Box::new(engine)))
+            };
+            let played = differential(&mut Reference::new(), engine.as_mut(), &case);
+            let _ = std::fs::remove_file(&marker);
+            let Played::Diverged(d) = played else {
+                panic!("{mode} (pipelined: {pipelined}): {played:?}")
+            };
+            assert_eq!((d.after, d.key), (2, "error"), "{mode}: {d:?}");
+            assert!(d.actual.contains(text), "{mode}: {d:?}");
+            seen.push(d);
+        }
+        assert_eq!(seen[0].expected, seen[1].expected, "{mode}");
+    }
+    // Without a fault the pipelined game agrees, event for event.
+    let mut engine = GtpEngine::new(gnugo_profile("gnugo", &binary));
+    assert_eq!(
+        differential(&mut Reference::new(), &mut engine, &case),
+        Played::Agreed {
+            asked: case.events.len()
+        }
+    );
 }

@@ -23,13 +23,14 @@ use goconform::board::{Color, Move, Point};
 use goconform::conformance::harness::{select, Factory};
 use goconform::conformance::{
     Capabilities, EngineError, EngineInfo, ErrorKind, EventKind, Harness, Observable, Observation,
-    Outcome, Referee, Reference, RunReport, Unsupported,
+    OneAtATime, Outcome, Referee, Reference, RunReport, Unsupported,
 };
 use goconform::engines::jsonl::{JsonlEngine, JsonlOptions};
 use goconform::engines::protocol::{
     validate_reply, validate_request, Reply, Request, RunRequest, PROTOCOL_VERSION,
 };
 use goconform::engines::serve::{serve, serve_referee};
+use goconform::fuzzing::{differential, Case, Played};
 use goconform::game::{Class, Event, Phase, Reason, Ruling, Setup, Verdict};
 use goconform::rules::{
     Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure, KoRule,
@@ -1098,4 +1099,62 @@ fn the_binary_serves_the_reference() {
     for (c, r) in child.trials.iter().zip(&reference.trials) {
         assert_eq!((&c.outcome, &c.verdicts), (&r.outcome, &r.verdicts));
     }
+}
+
+/// A game announced to a JSON-lines engine goes in one request; a fault there is not reported
+/// from it: the engine is asked again one prefix at a time, and meets the fault at the same
+/// event, with the same kind, as when nothing was announced.
+#[test]
+fn an_announced_game_meets_each_fault_at_the_same_event() {
+    let suite = load(&["ko/basic-ko.toml"]);
+    let scenario = &suite.scenarios[0];
+    let run = scenario
+        .runs
+        .iter()
+        .find(|r| r.label == "japanese-1989")
+        .expect("the run exists");
+    assert!(scenario.events.len() >= 3);
+    let case = Case {
+        rules: run.rules,
+        setup: scenario.setup.clone(),
+        events: scenario.events.clone(),
+        in_turn: vec![true; scenario.events.len()],
+    };
+    let options = JsonlOptions {
+        timeout: Duration::from_millis(1500),
+        strict: false,
+    };
+    for (mode, text) in [
+        ("hang", "within"),
+        ("crash", "deliberate crash"),
+        ("garbage", "not a protocol message"),
+        ("skip", "skipped the trial at event 3"),
+        ("error", "deliberate error"),
+    ] {
+        let mut seen = Vec::new();
+        for announced in [false, true] {
+            let engine = fake(mode, &["--events", "3"], options.clone());
+            let mut engine: Box<dyn Referee> = if announced {
+                Box::new(engine)
+            } else {
+                Box::new(OneAtATime(Box::new(engine)))
+            };
+            let played = differential(&mut Reference::new(), engine.as_mut(), &case);
+            let Played::Diverged(d) = played else {
+                panic!("{mode} (announced: {announced}): {played:?}")
+            };
+            assert_eq!((d.after, d.key), (3, "error"), "{mode}: {d:?}");
+            assert!(d.actual.contains(text), "{mode}: {d:?}");
+            seen.push(d);
+        }
+        assert_eq!(seen[0].expected, seen[1].expected, "{mode}");
+    }
+    // Without a fault the announced game agrees, event for event.
+    let mut engine = fake("pass", &[], options);
+    assert_eq!(
+        differential(&mut Reference::new(), &mut engine, &case),
+        Played::Agreed {
+            asked: case.events.len()
+        }
+    );
 }

@@ -19,6 +19,7 @@ pub mod libtest;
 pub mod matrix;
 pub mod mutants;
 mod naive;
+mod one_at_a_time;
 pub mod projection;
 mod reference;
 pub mod report;
@@ -28,6 +29,7 @@ pub mod tournament;
 pub use capabilities::{Capabilities, EventKind, Observable};
 pub use harness::{Harness, RunReport};
 pub use naive::Naive;
+pub use one_at_a_time::OneAtATime;
 pub use reference::Reference;
 pub use runner::{run_scenario, run_trial, Mismatch, Outcome, Tally, Tier, Trial};
 
@@ -165,6 +167,18 @@ pub trait Referee {
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
         (None, None)
     }
+    /// The events the caller will apply next, in this order (all of them, unless it stops
+    /// early), given once after [`Referee::start`]. Engines in other processes use it to put
+    /// the whole game in one exchange (one JSON-lines request, pipelined GTP commands) and
+    /// answer the `apply` calls that follow from what came back, instead of one round trip
+    /// per event. An `apply` of another event than announced must still be answered, one at
+    /// a time. The default ignores it: an implementation in this process gains nothing.
+    ///
+    /// The fuzzing differential announces its games, where speed is what counts. The
+    /// conformance runner does not: asked one prefix at a time, a JSON-lines engine that
+    /// answers the same events differently in two requests is caught as a protocol error,
+    /// which one request for the whole trial cannot show.
+    fn announce(&mut self, _events: &[Event]) {}
 }
 
 impl fmt::Display for EngineInfo {

@@ -63,6 +63,7 @@
 //! is being set up is reported by the first [`Referee::apply`] of that trial; until then
 //! [`Referee::observe`] shows nothing.
 
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -279,7 +280,28 @@ pub struct GtpEngine {
     ko: KoRule,
     /// The engine's stones after the last command, sorted by point; `None` when unknown.
     stones: Option<Stones>,
+    /// The trial's rules and set-up, to set it up again when an `apply` leaves the
+    /// announced events.
+    trial: Option<(Rules, Setup)>,
+    /// The events applied since the start.
+    applied: Vec<Event>,
+    /// The engine's answers to announced events not applied yet (the engine has already
+    /// played them), in order.
+    queue: VecDeque<Prefetched>,
 }
+
+/// The engine's answer to one announced event, read ahead of its `apply`.
+struct Prefetched {
+    event: Event,
+    verdict: Result<Verdict, EngineError>,
+    /// The board after it.
+    stones: Stones,
+}
+
+/// Commands in flight at once when pipelining. What they take to write (a few kilobytes) fits
+/// the engine's input pipe whatever the engine is doing, so writing a window never blocks;
+/// its answers are then read in order, each within the time limit.
+const PIPELINE_WINDOW: usize = 128;
 
 impl GtpEngine {
     /// An engine for the profile, started at once so that [`Referee::info`] can give its
@@ -310,6 +332,9 @@ impl GtpEngine {
             size: 0,
             ko: KoRule::Simple,
             stones: None,
+            trial: None,
+            applied: Vec::new(),
+            queue: VecDeque::new(),
         }
     }
 
@@ -401,28 +426,245 @@ impl GtpEngine {
 
     /// Both colours' stones as the engine shows them, sorted by point.
     fn read_board(&mut self) -> Result<Stones, EngineError> {
+        let black = self.expect(&list_stones(Color::Black))?;
+        let white = self.expect(&list_stones(Color::White))?;
+        self.board_from(&black, &white)
+            .map_err(|e| self.fault(EngineError::protocol(e)))
+    }
+
+    /// The board from the answers to `list_stones black` and `list_stones white`.
+    fn board_from(&self, black: &str, white: &str) -> Result<Stones, String> {
         let mut stones = Vec::new();
-        for color in Color::BOTH {
-            let answer = self.expect(&format!("list_stones {}", color.name()))?;
+        for (color, answer) in [(Color::Black, black), (Color::White, white)] {
             for vertex in answer.split_whitespace() {
-                match Point::parse_gtp(vertex, self.size, self.size) {
-                    Ok(p) => stones.push((p, color)),
-                    Err(e) => {
-                        return Err(self.fault(EngineError::protocol(format!(
-                            "`list_stones {}` lists `{vertex}`: {e}",
-                            color.name()
-                        ))))
-                    }
-                }
+                let p = Point::parse_gtp(vertex, self.size, self.size)
+                    .map_err(|e| format!("`{}` lists `{vertex}`: {e}", list_stones(color)))?;
+                stones.push((p, color));
             }
         }
         stones.sort();
         if stones.windows(2).any(|w| w[0].0 == w[1].0) {
-            return Err(self.fault(EngineError::protocol(
-                "`list_stones` lists a point as both black and white",
-            )));
+            return Err("`list_stones` lists a point as both black and white".to_string());
         }
         Ok(stones)
+    }
+
+    /// Sends the commands in windows of [`PIPELINE_WINDOW`], each window written at once and
+    /// its answers then read in order, every answer within the time limit as one at a time.
+    /// Returns the answers read, and the breakdown that stopped it (the engine then stopped).
+    fn pipeline(&mut self, commands: &[String]) -> (Vec<Answer>, Option<EngineError>) {
+        let mut answers = Vec::with_capacity(commands.len());
+        for window in commands.chunks(PIPELINE_WINDOW) {
+            let first_id = self.next_id;
+            let ids: Vec<u32> = (0..window.len())
+                .map(|k| first_id.wrapping_add(k as u32).max(1))
+                .collect();
+            self.next_id = ids.last().map_or(first_id, |id| id.wrapping_add(1).max(1));
+            let Some(process) = self.process.as_mut() else {
+                let e = EngineError::crash("the engine is not running");
+                return (answers, Some(e));
+            };
+            let (timeout, max_answer) = (self.profile.timeout, self.profile.max_answer);
+            let lines: Vec<String> = window
+                .iter()
+                .zip(&ids)
+                .map(|(command, id)| format!("{id} {command}"))
+                .collect();
+            let sent = process
+                .send_lines(lines.iter().map(String::as_str))
+                .map_err(|e| EngineError {
+                    kind: e.kind,
+                    message: format!("`{}`: {}", window[0], e.message),
+                });
+            let read = sent.and_then(|()| {
+                window.iter().zip(&ids).try_for_each(|(command, &id)| {
+                    answers.push(read_answer(process, id, command, timeout, max_answer)?);
+                    Ok(())
+                })
+            });
+            if let Err(e) = read {
+                return (answers, Some(self.fault(e)));
+            }
+        }
+        (answers, None)
+    }
+
+    /// Plays every announced event in one pipelined exchange and keeps the answers, each
+    /// judged exactly as [`GtpEngine::play`] and a pass are one at a time: a play is asked
+    /// `is_legal`, then played, then both colours listed. Here the `play` is sent whatever
+    /// `is_legal` says, so it must agree: refusing a play called legal, or taking one called
+    /// illegal (or changing the board while refusing it), breaks the protocol.
+    fn prefetch(&mut self, events: &[Event]) {
+        let Some(mut before) = self.stones.clone() else {
+            return;
+        };
+        let mut commands = Vec::new();
+        for event in events {
+            match event {
+                Event::Move(color, Move::Pass) => {
+                    commands.push(format!("play {} pass", color.name()))
+                }
+                Event::Move(color, Move::Play(p)) => {
+                    commands.push(format!("is_legal {} {p}", color.name()));
+                    commands.push(format!("play {} {p}", color.name()));
+                    commands.push(list_stones(Color::Black));
+                    commands.push(list_stones(Color::White));
+                }
+                _ => return,
+            }
+        }
+        let (answers, breakdown) = self.pipeline(&commands);
+        let mut answers = answers.into_iter();
+        for event in events {
+            let needed = match event {
+                Event::Move(_, Move::Pass) => 1,
+                _ => 4,
+            };
+            let got: Vec<Answer> = answers.by_ref().take(needed).collect();
+            if got.len() < needed {
+                let e = breakdown.unwrap_or_else(|| EngineError::crash("the engine stopped"));
+                self.queue.push_back(Prefetched {
+                    event: event.clone(),
+                    verdict: Err(e),
+                    stones: before,
+                });
+                return;
+            }
+            let judged = self.judge_answers(event, &before, &got);
+            let (verdict, after) = match judged {
+                Ok((verdict, after)) => (Ok(verdict), after),
+                Err(why) => {
+                    let e = self.fault(EngineError::protocol(why));
+                    self.queue.push_back(Prefetched {
+                        event: event.clone(),
+                        verdict: Err(e),
+                        stones: before,
+                    });
+                    return;
+                }
+            };
+            self.queue.push_back(Prefetched {
+                event: event.clone(),
+                verdict,
+                stones: after.clone(),
+            });
+            before = after;
+        }
+    }
+
+    /// The verdict on one event and the board after it, from its pipelined answers.
+    fn judge_answers(
+        &self,
+        event: &Event,
+        before: &Stones,
+        answers: &[Answer],
+    ) -> Result<(Verdict, Stones), String> {
+        let Event::Move(color, mv) = event else {
+            return Err(format!("`{event}` is not a move"));
+        };
+        let name = color.name();
+        let Move::Play(p) = mv else {
+            return match &answers[0] {
+                Ok(_) => Ok((
+                    Verdict::Legal {
+                        captured: Vec::new(),
+                        self_captured: Vec::new(),
+                    },
+                    before.clone(),
+                )),
+                Err(why) => Err(format!("`play {name} pass` is refused: {why}")),
+            };
+        };
+        let legal = match &answers[0] {
+            Ok(text) => match text.trim() {
+                "0" => false,
+                "1" => true,
+                other => {
+                    return Err(format!(
+                        "`is_legal {name} {p}` answers `{other}`, not 0 or 1"
+                    ))
+                }
+            },
+            Err(why) => return Err(format!("the engine refused `is_legal {name} {p}`: {why}")),
+        };
+        let board = |answer: &Answer, color: Color| match answer {
+            Ok(text) => Ok(text.clone()),
+            Err(why) => Err(format!(
+                "the engine refused `{}`: {why}",
+                list_stones(color)
+            )),
+        };
+        let after = self.board_from(
+            &board(&answers[2], Color::Black)?,
+            &board(&answers[3], Color::White)?,
+        )?;
+        match (&answers[1], legal) {
+            (Ok(_), true) => Ok((
+                super::play_verdict_from_boards(before, &after, *color, *p),
+                after,
+            )),
+            (Err(why), true) => Err(format!(
+                "`play {name} {p}` is refused ({why}) although `is_legal` called it legal"
+            )),
+            (Ok(_), false) => Err(format!(
+                "`play {name} {p}` is accepted although `is_legal` called it illegal"
+            )),
+            (Err(_), false) if after != *before => Err(format!(
+                "the board changed although `play {name} {p}` was refused"
+            )),
+            (Err(_), false) => Ok((
+                Verdict::Illegal(self.guess_reason(before, *color, *p)),
+                after,
+            )),
+        }
+    }
+
+    /// One event, asked on its own.
+    fn apply_now(&mut self, event: &Event) -> Result<Verdict, EngineError> {
+        match event {
+            Event::Move(color, Move::Pass) => {
+                if self.stones.is_none() {
+                    return Err(EngineError::crash("the engine has no game in progress"));
+                }
+                match self.command(&format!("play {} pass", color.name()))? {
+                    Ok(_) => Ok(Verdict::Legal {
+                        captured: Vec::new(),
+                        self_captured: Vec::new(),
+                    }),
+                    Err(why) => Err(self.fault(EngineError::protocol(format!(
+                        "`play {} pass` is refused: {why}",
+                        color.name()
+                    )))),
+                }
+            }
+            Event::Move(color, Move::Play(p)) => self.play(*color, *p),
+            other => Err(EngineError::protocol(format!(
+                "a GTP engine takes plays and passes only, not `{other}` (its capabilities say so; the harness should not have sent it)"
+            ))),
+        }
+    }
+
+    /// Sets the trial up again and replays the events applied so far one at a time: the
+    /// engine has played announced events that the caller did not apply.
+    fn resynchronise(&mut self) -> Result<(), EngineError> {
+        self.queue.clear();
+        let Some((rules, setup)) = self.trial.clone() else {
+            return Err(EngineError::crash("the engine has no game in progress"));
+        };
+        let applied = std::mem::take(&mut self.applied);
+        if let Err(Unsupported(why)) = self.start(&rules, &setup) {
+            return Err(EngineError::protocol(format!(
+                "the engine refused the trial's set-up the second time: {why}"
+            )));
+        }
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        for event in &applied {
+            self.apply_now(event)?;
+        }
+        self.applied = applied;
+        Ok(())
     }
 
     /// Sets up a trial; the outer error is a breakdown, the inner one a set-up the engine
@@ -435,14 +677,14 @@ impl GtpEngine {
         self.ensure_running()?;
         let size = setup.width;
         self.size = size;
-        if let Err(why) = self.command(&format!("boardsize {size}"))? {
-            return Ok(Err(Unsupported(format!(
-                "the engine refuses a {size}x{size} board: {why}"
-            ))));
-        }
-        self.expect("clear_board")?;
         let positioned = !setup.stones.is_empty() || !setup.handicap.is_empty();
         if positioned {
+            if let Err(why) = self.command(&format!("boardsize {size}"))? {
+                return Ok(Err(Unsupported(format!(
+                    "the engine refuses a {size}x{size} board: {why}"
+                ))));
+            }
+            self.expect("clear_board")?;
             let placed = match self.profile.setup {
                 SetupMethod::LoadSgf => self.load_sgf(rules, setup)?,
                 SetupMethod::Play => self.play_setup(setup)?,
@@ -450,11 +692,47 @@ impl GtpEngine {
             if let Err(why) = placed {
                 return Ok(Err(why));
             }
+            // Komi changes nothing the bridge observes; an engine that refuses it still plays.
+            let _ = self.command(&format!("komi {}", komi_of(rules, setup)))?;
+            self.stones = Some(self.read_board()?);
+            return Ok(Ok(()));
         }
-        // Komi changes nothing the bridge observes; an engine that refuses it still plays.
-        let _ = self.command(&format!("komi {}", komi_of(rules, setup)))?;
-        self.stones = Some(self.read_board()?);
-        Ok(Ok(()))
+        // An empty board: the same commands, pipelined, each answer judged as above.
+        let commands = [
+            format!("boardsize {size}"),
+            "clear_board".to_string(),
+            format!("komi {}", komi_of(rules, setup)),
+            list_stones(Color::Black),
+            list_stones(Color::White),
+        ];
+        let (answers, breakdown) = self.pipeline(&commands);
+        if let Some(e) = breakdown {
+            return Err(e);
+        }
+        if let Err(why) = &answers[0] {
+            return Ok(Err(Unsupported(format!(
+                "the engine refuses a {size}x{size} board: {why}"
+            ))));
+        }
+        if let Err(why) = &answers[1] {
+            return Err(self.fault(EngineError::protocol(format!(
+                "the engine refused `clear_board`: {why}"
+            ))));
+        }
+        let listed = |k: usize| {
+            answers[k]
+                .clone()
+                .map_err(|why| format!("the engine refused `{}`: {why}", commands[k]))
+        };
+        let board =
+            listed(3).and_then(|black| listed(4).and_then(|white| self.board_from(&black, &white)));
+        match board {
+            Ok(stones) => {
+                self.stones = Some(stones);
+                Ok(Ok(()))
+            }
+            Err(why) => Err(self.fault(EngineError::protocol(why))),
+        }
     }
 
     fn play_setup(&mut self, setup: &Setup) -> Result<Result<(), Unsupported>, EngineError> {
@@ -587,6 +865,9 @@ impl Referee for GtpEngine {
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
         self.failure = None;
         self.stones = None;
+        self.queue.clear();
+        self.applied.clear();
+        self.trial = Some((*rules, setup.clone()));
         self.ko = rules.ko;
         self.profile
             .capabilities
@@ -623,31 +904,32 @@ impl Referee for GtpEngine {
         }
     }
 
+    /// Pipelines the announced plays and passes (see [`GtpEngine::prefetch`]); nothing is
+    /// sent if the trial did not start well, or if any event is of another kind.
+    fn announce(&mut self, events: &[Event]) {
+        self.queue.clear();
+        if self.failure.is_none() && self.applied.is_empty() {
+            self.prefetch(events);
+        }
+    }
+
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
         if let Some(e) = self.failure.take() {
             return Err(e);
         }
-        match event {
-            Event::Move(color, Move::Pass) => {
-                if self.stones.is_none() {
-                    return Err(EngineError::crash("the engine has no game in progress"));
+        if let Some(next) = self.queue.pop_front() {
+            if next.event == *event {
+                if next.verdict.is_ok() {
+                    self.stones = Some(next.stones);
+                    self.applied.push(next.event);
                 }
-                match self.command(&format!("play {} pass", color.name()))? {
-                    Ok(_) => Ok(Verdict::Legal {
-                        captured: Vec::new(),
-                        self_captured: Vec::new(),
-                    }),
-                    Err(why) => Err(self.fault(EngineError::protocol(format!(
-                        "`play {} pass` is refused: {why}",
-                        color.name()
-                    )))),
-                }
+                return next.verdict;
             }
-            Event::Move(color, Move::Play(p)) => self.play(*color, *p),
-            other => Err(EngineError::protocol(format!(
-                "a GTP engine takes plays and passes only, not `{other}` (its capabilities say so; the harness should not have sent it)"
-            ))),
+            self.resynchronise()?;
         }
+        let verdict = self.apply_now(event)?;
+        self.applied.push(event.clone());
+        Ok(verdict)
     }
 
     fn observe(&self) -> Observation {
@@ -736,6 +1018,28 @@ pub fn exchange(
     timeout: Duration,
     max_answer: usize,
 ) -> Result<Answer, EngineError> {
+    send(process, id, command)?;
+    read_answer(process, id, command, timeout, max_answer)
+}
+
+/// Sends one GTP command with id `id`, without waiting for its answer.
+fn send(process: &mut EngineProcess, id: u32, command: &str) -> Result<(), EngineError> {
+    process
+        .send_line(&format!("{id} {command}"))
+        .map_err(|e| EngineError {
+            kind: e.kind,
+            message: format!("`{command}`: {}", e.message),
+        })
+}
+
+/// Reads the answer to the command sent with id `id`, within `timeout`; see [`exchange`].
+fn read_answer(
+    process: &mut EngineProcess,
+    id: u32,
+    command: &str,
+    timeout: Duration,
+    max_answer: usize,
+) -> Result<Answer, EngineError> {
     let context = |e: EngineError| match e.kind {
         ErrorKind::Timeout => {
             let tail = process_tail(&e.message);
@@ -749,9 +1053,6 @@ pub fn exchange(
             message: format!("`{command}`: {}", e.message),
         },
     };
-    process
-        .send_line(&format!("{id} {command}"))
-        .map_err(context)?;
     // No deadline for a time limit too large to add to the clock.
     let deadline = Instant::now().checked_add(timeout);
     let mut total = 0usize;
@@ -806,6 +1107,11 @@ pub fn exchange(
         text.push_str(line);
     }
     Ok(if success { Ok(text) } else { Err(text) })
+}
+
+/// The GTP command that lists one colour's stones.
+fn list_stones(color: Color) -> String {
+    format!("list_stones {}", color.name())
 }
 
 /// ` (stderr: ...)` from a process error message, to keep on a rewritten one.

@@ -1,15 +1,18 @@
 //! The harness side of the JSON-lines protocol: [`JsonlEngine`], a [`Referee`] over a child
 //! process that speaks it (`docs/protocol.md`).
 //!
-//! The protocol plays a whole trial per request, and the trait asks for one event at a time,
-//! so the engine is asked again for each prefix of the trial: `start` sends the set-up with no
-//! event (which gives the initial observation, or the engine's refusal), and every `apply`
-//! sends the set-up with every event so far and takes the last step. A trial of `n` events
-//! costs `n + 1` requests and `n (n + 1) / 2` replayed events, which is nothing next to a
-//! process round trip for the short trials of the suite. In exchange the trait stays as it is,
-//! the engine never keeps a game between requests (so the two sides cannot drift), and every
-//! answer is checked against the ones before it: an engine that answers the same events
-//! differently is a protocol error, not a flaky test.
+//! The protocol plays a whole trial per request, and the trait asks for one event at a time.
+//! `start` sends the set-up with no event (which gives the initial observation, or the
+//! engine's refusal). When the caller announces the game ([`Referee::announce`]: the fuzzing
+//! differential does), one more request carries every event, and the `apply`
+//! calls are answered from its steps: two requests a trial. Otherwise, or from the first
+//! `apply` of an event that was not announced, the engine is asked again for each prefix:
+//! every `apply` sends the set-up with every event so far and takes the last step (`n + 1`
+//! requests and `n (n + 1) / 2` replayed events for `n` events). Either way the engine never
+//! keeps a game between requests (so the two sides cannot drift), and in the prefix mode
+//! every answer is checked against the ones before it: an engine that answers the same events
+//! differently is a protocol error, not a flaky test. A fault in the announced request is not
+//! reported there: the prefix mode takes over and meets it at the event where it happens.
 //!
 //! Faults: every read has a time limit ([`JsonlOptions::timeout`]); an exit is a crash with
 //! the tail of standard error; a reply that is not a protocol message, is too long, has
@@ -19,6 +22,7 @@
 //! A fault while starting a trial can only be reported by the trait at the first event, so it
 //! is kept and returned there, worded as a failure to start.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
@@ -77,6 +81,8 @@ struct Trial {
     steps: Vec<(Verdict, Observation)>,
     /// A fault while starting, reported at the first event.
     pending: Option<EngineError>,
+    /// The engine's answers to the announced events not yet applied, in order.
+    prefetched: VecDeque<(Event, Verdict, Observation)>,
 }
 
 /// What the engine made of one request.
@@ -349,6 +355,7 @@ impl Referee for JsonlEngine {
             initial: Observation::default(),
             steps: Vec::new(),
             pending: None,
+            prefetched: VecDeque::new(),
         };
         self.trial = None;
         match self.play(&trial, &[]) {
@@ -358,6 +365,33 @@ impl Referee for JsonlEngine {
         }
         self.trial = Some(trial);
         Ok(())
+    }
+
+    /// Asks for the whole announced game in one request. Its steps answer the `apply` calls
+    /// that follow, as long as they bring the announced events; any fault here is left for
+    /// those calls to meet again one request at a time, so that it is reported at the event
+    /// where it happens, exactly as without the announcement.
+    fn announce(&mut self, events: &[Event]) {
+        let Some(trial) = self.trial.take() else {
+            return;
+        };
+        let fresh = trial.pending.is_none() && trial.events.is_empty();
+        if fresh && !events.is_empty() {
+            if let Ok(Answer::Played { initial, steps }) = self.play(&trial, events) {
+                if initial == trial.initial {
+                    let mut trial = trial;
+                    trial.prefetched = events
+                        .iter()
+                        .cloned()
+                        .zip(steps)
+                        .map(|(e, (v, o))| (e, v, o))
+                        .collect();
+                    self.trial = Some(trial);
+                    return;
+                }
+            }
+        }
+        self.trial = Some(trial);
     }
 
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
@@ -370,6 +404,16 @@ impl Referee for JsonlEngine {
                 message: format!("the trial did not start: {}", e.message),
             });
         }
+        if trial.prefetched.front().is_some_and(|(e, _, _)| e == event) {
+            if let Some((event, verdict, observation)) = trial.prefetched.pop_front() {
+                trial.events.push(event);
+                trial.steps.push((verdict.clone(), observation));
+                self.trial = Some(trial);
+                return Ok(verdict);
+            }
+        }
+        // Another event than announced: the rest of the answer is for another game.
+        trial.prefetched.clear();
         let mut events = trial.events.clone();
         events.push(event.clone());
         let answer = self.play(&trial, &events);

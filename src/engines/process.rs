@@ -128,12 +128,23 @@ impl EngineProcess {
 
     /// Sends one line (a newline is added) and flushes it.
     pub fn send_line(&mut self, line: &str) -> Result<(), EngineError> {
+        self.send_lines(std::iter::once(line))
+    }
+
+    /// Sends several lines (a newline added to each) in one write, and flushes them: a
+    /// pipelined batch costs one system call, not one per line.
+    pub fn send_lines<'a>(
+        &mut self,
+        lines: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), EngineError> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.crash("the engine's input is closed"));
         };
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
+        let mut bytes = Vec::new();
+        for line in lines {
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
         match write_without_sigpipe(stdin, &bytes) {
             Ok(()) => Ok(()),
             Err(e) => {

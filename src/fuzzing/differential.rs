@@ -87,6 +87,24 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
     {
         return Played::NotApplicable(format!("it does not take `{}` events", kind.word()));
     }
+    // The events put to the second are those the first does not refuse for a reason the
+    // second does not judge: found by playing the game through the first once beforehand,
+    // so that the second can be told them all at once (an engine in another process then
+    // answers the whole game in one exchange).
+    if let Err(Unsupported(why)) = first.start(&case.rules, &case.setup) {
+        return Played::NotApplicable(format!(
+            "the first implementation refuses the set-up: {why}"
+        ));
+    }
+    let put: Vec<crate::game::Event> = case
+        .events
+        .iter()
+        .filter(|event| match first.apply(event) {
+            Ok(Verdict::Illegal(reason)) => caps.judges(reason),
+            _ => true,
+        })
+        .cloned()
+        .collect();
     if let Err(Unsupported(why)) = first.start(&case.rules, &case.setup) {
         return Played::NotApplicable(format!(
             "the first implementation refuses the set-up: {why}"
@@ -100,6 +118,9 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
     let last = case.events.len();
     if let Some(d) = compare_state(0, first, second, &caps, size, last == 0) {
         return Played::Diverged(d);
+    }
+    if let Err(message) = guarded(|| second.announce(&put)) {
+        return diverged(0, "error", "a start", message);
     }
     let mut asked = 0;
     for (k, event) in case.events.iter().enumerate() {
