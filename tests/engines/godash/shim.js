@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// godash (the npm package, ISC), a library of immutable Go boards, behind goconform's
+// JSON-lines engine protocol, version 1 (docs/protocol.md):
+// `goconform check --engine "jsonl:node tests/engines/godash/shim.js"`.
+//
+// godash has boards and moves, no game: `addMove(board, move)` returns the board after a play
+// or throws ("Not a valid position" for a play without liberties that captures nothing,
+// "There is already a stone there" for an occupied point), and `followupKo(board, move)`
+// names the point where the opponent may not answer a play straight away (the recapture that
+// would bring the board back). The shim keeps the current board and the last play's
+// `followupKo` point; every verdict is one of these two functions'.
+//
+// What the shim claims, and why (docs/engines.md has the results):
+// - ko: simple only: the `followupKo` point of the previous play, for the opponent's next
+//   move (a pass in between lifts it). No history, so no superko.
+// - suicide: forbidden only: `addMove` throws for it; there is no option.
+// - reasons: `addMove`'s errors (occupied, suicide) and the `followupKo` point (ko).
+// - captures and board: the board before and after each play, as godash gives them.
+// - events: plays and passes (a pass leaves the board as it is).
+// - not claimed: to-move (godash has no turn; the colour comes with each event, and whose
+//   turn it is is not judged), prisoners, phase and score.
+//
+// Set-ups: godash boards are square (`Board(size)`); set-up and handicap stones are put with
+// `placeStone`, so the game starts with no ko point.
+
+"use strict";
+
+const readline = require("readline");
+const godash = require("godash");
+
+const PROTOCOL = 1;
+const VERSION = require("godash/package.json").version;
+const OBSERVES = ["reasons", "captures", "board"];
+const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+const REASONS = {
+  "Not a valid position": "suicide",
+  "There is already a stone there": "occupied",
+};
+
+// goconform's vertex (`D4`, rows from the bottom) as a godash Coordinate (rows from the top).
+function parseVertex(text, size) {
+  const x = LETTERS.indexOf(text[0]);
+  const row = Number(text.slice(1));
+  if (x < 0 || x >= size || !(row >= 1 && row <= size)) {
+    throw new Error(`vertex ${text} is off the ${size}x${size} board`);
+  }
+  return godash.Coordinate(x, size - row);
+}
+
+const colour = (c) => (c === "B" ? godash.BLACK : godash.WHITE);
+
+function stones(board) {
+  const size = board.dimensions;
+  return [...board.moves.entries()]
+    .map(([c, v]) => [LETTERS[c.x] + String(size - c.y), v === godash.BLACK ? "B" : "W"])
+    .sort();
+}
+
+class Skip extends Error {}
+
+function start(rules, setup) {
+  if (setup.width !== setup.height) {
+    throw new Skip(`godash boards are square, and this one is ${setup.width}x${setup.height}`);
+  }
+  if (rules.ko !== "simple") {
+    throw new Skip(`godash has simple ko only (ko = ${rules.ko})`);
+  }
+  if (rules.suicide !== "forbidden") {
+    throw new Skip(`godash forbids every suicide (suicide = ${rules.suicide})`);
+  }
+  let board = godash.Board(setup.width);
+  for (const [v, c] of setup.stones.concat(setup.handicap.map((v) => [v, "B"]))) {
+    board = godash.placeStone(board, parseVertex(v, setup.width), colour(c));
+  }
+  return { board, ko: null };
+}
+
+function step(game, event) {
+  const parts = event.split(" ");
+  const [who, what] = parts;
+  if ((who !== "B" && who !== "W") || parts.length !== 2) {
+    throw new Error(`the shim takes plays and passes only, not \`${event}\``);
+  }
+  const before = game.board;
+  if (what === "pass") {
+    game.ko = null;
+    return { verdict: "legal", captured: [], self_captured: [], observation: { board: stones(before) } };
+  }
+  const move = godash.Move(parseVertex(what, before.dimensions), colour(who));
+  if (game.ko && game.ko.color === move.color && game.ko.at.equals(move.coordinate)) {
+    return { verdict: "illegal", reason: "ko", observation: { board: stones(before) } };
+  }
+  let after;
+  try {
+    after = godash.addMove(before, move);
+  } catch (e) {
+    const reason = REASONS[e.message];
+    if (reason === undefined) {
+      throw e;
+    }
+    return { verdict: "illegal", reason, observation: { board: stones(before) } };
+  }
+  const at = godash.followupKo(before, move);
+  game.ko = at ? { at, color: godash.oppositeColor(move.color) } : null;
+  game.board = after;
+  const kept = new Set(stones(after).map(([v, c]) => v + c));
+  const captured = stones(before)
+    .filter(([v, c]) => c !== who && !kept.has(v + c))
+    .map(([v]) => v);
+  return { verdict: "legal", captured, self_captured: [], observation: { board: stones(after) } };
+}
+
+function answer(request) {
+  switch (request.type) {
+    case "hello":
+      return {
+        type: "hello",
+        protocol: PROTOCOL,
+        engine: { name: "godash", version: VERSION },
+        capabilities: {
+          axes: { ko: ["simple"], suicide: ["forbidden"] },
+          observes: OBSERVES,
+          judges: ["occupied", "suicide", "ko"],
+          events: ["play", "pass"],
+        },
+      };
+    case "run": {
+      let game;
+      try {
+        game = start(request.rules, request.setup);
+      } catch (e) {
+        if (e instanceof Skip) {
+          return { type: "skipped", id: request.id, reason: e.message };
+        }
+        throw e;
+      }
+      const initial = { board: stones(game.board) };
+      const steps = [];
+      for (const [k, event] of request.events.entries()) {
+        try {
+          steps.push(step(game, event));
+        } catch (e) {
+          return {
+            type: "error",
+            id: request.id,
+            message: String(e && e.message),
+            context: { event: k + 1, text: event },
+          };
+        }
+      }
+      return { type: "result", id: request.id, initial, steps };
+    }
+    default:
+      throw new Error(`unknown request type \`${request.type}\``);
+  }
+}
+
+const input = readline.createInterface({ input: process.stdin, terminal: false });
+input.on("line", (line) => {
+  let request = null;
+  let reply;
+  try {
+    request = JSON.parse(line);
+    if (request.type === "bye") {
+      process.exit(0);
+    }
+    reply = answer(request);
+  } catch (e) {
+    reply = { type: "error", id: request && request.id ? request.id : null, message: String(e && e.message) };
+  }
+  process.stdout.write(JSON.stringify(reply) + "\n");
+});
+input.on("close", () => process.exit(0));
