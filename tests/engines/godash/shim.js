@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// godash (the npm package, ISC), a library of immutable Go boards, behind goconform's
-// JSON-lines engine protocol, version 1 (docs/protocol.md):
+// godash (the npm package, ISC: permissive, like MIT), a library of immutable Go boards,
+// behind goconform's JSON-lines engine protocol, version 1 (docs/protocol.md):
 // `goconform check --engine "jsonl:node tests/engines/godash/shim.js"`.
 //
 // godash has boards and moves, no game: `addMove(board, move)` returns the board after a play
@@ -14,7 +14,9 @@
 // - ko: simple only: the `followupKo` point of the previous play, for the opponent's next
 //   move (a pass in between lifts it). No history, so no superko.
 // - suicide: forbidden only: `addMove` throws for it; there is no option.
-// - reasons: `addMove`'s errors (occupied, suicide) and the `followupKo` point (ko).
+// - reasons: `addMove`'s errors (occupied, suicide) and the `followupKo` point (ko). `addMove`
+//   tests liberties before occupancy, so a play on an occupied point where the new stone would
+//   have no liberty is called suicide (repro/occupied-called-suicide.js, in the expectations).
 // - captures and board: the board before and after each play, as godash gives them.
 // - events: plays and passes (a pass leaves the board as it is).
 // - not claimed: to-move (godash has no turn; the colour comes with each event, and whose

@@ -11,7 +11,9 @@
 // What the shim claims, and why (docs/engines.md has the results):
 // - ko: simple only. `makeMove` with `preventKo` refuses the immediate recapture of a single
 //   stone that has just captured a single stone (the board remembers that point from the
-//   previous move); it keeps no history, so no superko.
+//   previous move); it keeps no history, so no superko. A pass keeps that point, so a retake
+//   after two passes is still refused (repro/ko-ban-survives-passes.js); two passes stop play
+//   in every ruleset of the suite, so no claimed trial meets it.
 // - suicide: forbidden (`preventSuicide`) or allowed (without it, the library takes the
 //   played string off and counts it for the opponent). It cannot forbid a single-stone
 //   suicide while allowing a larger one, so not `multi-stone`.

@@ -1,26 +1,8 @@
-// Loads GobanEngine in plain Node: the package's renderers touch `self`, `window` and
-// `document` when the module loads, so they get inert stand-ins first.
+// GobanEngine in plain Node. The package is a browser bundle: while it loads it reads `self`,
+// calls `window.addEventListener` and reads `document.body`, so those three get inert
+// stand-ins first (the engine itself uses none of them).
 "use strict";
-const noop = () => {};
-const element = () => ({
-  getContext: () => null,
-  style: {},
-  addEventListener: noop,
-  removeEventListener: noop,
-  appendChild: noop,
-  setAttribute: noop,
-  classList: { add: noop, remove: noop },
-});
 globalThis.self = globalThis;
-globalThis.window = globalThis;
-globalThis.addEventListener = noop;
-globalThis.removeEventListener = noop;
-globalThis.document = {
-  body: element(),
-  createElement: element,
-  createElementNS: element,
-  addEventListener: noop,
-  removeEventListener: noop,
-  hasFocus: () => false,
-};
-module.exports = require("goban/build/goban.js").GobanEngine;
+globalThis.window = { addEventListener() {} };
+globalThis.document = { body: {} };
+module.exports = require("goban").GobanEngine;

@@ -1,30 +1,46 @@
-// Rule: under situational superko with self-capture allowed (New Zealand rules), a single
-// stone played where it has no liberty is taken off at once; the board is as it was, but with
-// the other player to move, which situational superko does not forbid. The play is legal.
-// (Under positional superko, Tromp-Taylor, it is illegal, as a repetition of the whole board.)
+// Rule: a single stone played on its last liberty, where self-capture is allowed, is taken off
+// at once and leaves the board as it was. Under positional superko (Tromp-Taylor, the logical
+// rules) that is a repetition of the whole board: illegal, and for superko, not ko (no stone
+// is retaken). Under situational superko (New Zealand) it is legal unless that board has
+// already stood with the other player to move.
 //
-// GobanEngine's ko check (place's checkForKo) compares the new board with the position one
-// move back, and refuses any equal board as "illegal_ko_move", before and whatever its
-// superko algorithm says: the self-capture is refused, and as ko.
+// GobanEngine.place with checkForKo compares the new board with `cur_move.index(-1).state`,
+// meant as the position before the opponent's last move. `index` stops at the root of the move
+// tree, and a pass leaves the board alone, so on the first move of a game, or right after the
+// opponent passes, that is the current board itself, and the unchanged board of a one-stone
+// self-capture matches it: the play is refused as `illegal_ko_move` before the superko
+// algorithm is asked, and under "ssk" whoever is to move.
 //
-// Run: node repro/self-capture-called-ko.js (from tests/engines/ogs-goban, after npm ci).
+// Run from tests/engines/ogs-goban after `npm ci`: node repro/self-capture-called-ko.js
 "use strict";
 const GobanEngine = require("./load");
 
-// 5x5, White stones at B5 and A4; Black plays A5, its only neighbours being White.
-const engine = new GobanEngine({
-  width: 5,
-  height: 5,
-  rules: "nz",
-  initial_state: { black: "", white: "baab" },
-  initial_player: "black",
-  allow_self_capture: true,
-  superko_algorithm: "ssk",
-  throw_all_errors: true,
-});
-try {
-  engine.place(0, 0, true, true, false, false);
-  console.log("legal, as the rules say");
-} catch (e) {
-  console.log(`refused: ${e.message_id} (the rules say: legal, the stone is taken off)`);
+// 5x5, White stones on B5 and A4 ("ba", "ab": x then y from the top), Black to move; A5 is (0, 0).
+function game(algorithm, rules) {
+  return new GobanEngine({
+    width: 5,
+    height: 5,
+    rules,
+    initial_state: { black: "", white: "baab" },
+    initial_player: "black",
+    allow_self_capture: true,
+    superko_algorithm: algorithm,
+  });
 }
+
+function attempt(engine, label, expected) {
+  try {
+    engine.place(0, 0, true, true, false, false);
+    console.log(`${label}: legal (the rule says: ${expected})`);
+  } catch (e) {
+    console.log(`${label}: refused, ${e.message_id} (the rule says: ${expected})`);
+  }
+}
+
+attempt(game("psk", "chinese"), "psk, Black A5 as the first move", "illegal, superko");
+attempt(game("ssk", "nz"), "ssk, Black A5 as the first move", "legal, A5 taken off");
+
+const afterPass = game("psk", "chinese");
+afterPass.place(4, 4, true, true, false, false); // Black E1
+afterPass.place(-1, -1, true, true, false, false); // White passes
+attempt(afterPass, "psk, Black A5 after Black E1 and a White pass", "illegal, superko");
