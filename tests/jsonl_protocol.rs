@@ -1158,3 +1158,34 @@ fn an_announced_game_meets_each_fault_at_the_same_event() {
         }
     );
 }
+
+/// An engine that breaks down at the start of every game (its first request) is reported by
+/// the fuzzing differential as broken down, not as a start that shows nothing (which once
+/// made `goconform fuzz` write a finding of an empty board).
+#[test]
+fn a_breakdown_at_the_start_is_an_error_in_the_differential() {
+    let suite = load(&["ko/basic-ko.toml"]);
+    let scenario = &suite.scenarios[0];
+    let case = Case {
+        rules: scenario.runs[0].rules,
+        setup: scenario.setup.clone(),
+        events: scenario.events.clone(),
+        in_turn: vec![true; scenario.events.len()],
+    };
+    let options = JsonlOptions {
+        timeout: Duration::from_millis(1500),
+        strict: false,
+    };
+    for (mode, text) in [
+        ("crash", "deliberate crash"),
+        ("garbage", "not a protocol message"),
+    ] {
+        let mut engine = fake(mode, &[], options.clone());
+        let played = differential(&mut Reference::new(), &mut engine, &case);
+        let Played::Diverged(d) = played else {
+            panic!("{mode}: {played:?}")
+        };
+        assert_eq!((d.after, d.key), (0, "error"), "{mode}: {d:?}");
+        assert!(d.actual.contains(text), "{mode}: {d:?}");
+    }
+}

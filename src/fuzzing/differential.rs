@@ -117,6 +117,17 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
     }
     let last = case.events.len();
     if let Some(d) = compare_state(0, first, second, &caps, size, last == 0) {
+        // An implementation that broke down while starting can only say so at its first
+        // event (the trait's `start` has no error): ask it, so that a crash is reported as
+        // one and not as a start that shows nothing.
+        if let Some(event) = put.first() {
+            let expected = verdict_text(&first_verdict(first, case, event), &caps);
+            match guarded(|| second.apply(event)) {
+                Err(message) => return diverged(0, "error", &expected, message),
+                Ok(Err(e)) => return diverged(0, "error", &expected, e.message),
+                Ok(Ok(_)) => {}
+            }
+        }
         return Played::Diverged(d);
     }
     if let Err(message) = guarded(|| second.announce(&put)) {
@@ -153,6 +164,16 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
         }
     }
     Played::Agreed { asked }
+}
+
+/// The first implementation's verdict on `event` from the start of `case` (it is restarted:
+/// this is only for the text of a divergence).
+fn first_verdict(first: &mut dyn Referee, case: &Case, event: &crate::game::Event) -> Verdict {
+    let _ = first.start(&case.rules, &case.setup);
+    first.apply(event).unwrap_or(Verdict::Legal {
+        captured: Vec::new(),
+        self_captured: Vec::new(),
+    })
 }
 
 fn diverged(after: usize, key: &'static str, expected: &str, actual: String) -> Played {

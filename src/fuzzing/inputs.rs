@@ -92,15 +92,24 @@ pub fn same_scenario(a: &Scenario, b: &Scenario) -> Result<(), &'static str> {
     }
 }
 
-/// The GTP engine on arbitrary bytes as its input: the session never fails or panics, and
-/// every answer starts with `=` or `?`.
+/// The GTP engine on arbitrary bytes as its input, with file access off: the session never
+/// fails or panics, every answer starts with `=` or `?`, and no file is read or written.
 pub fn check_gtp(data: &[u8]) -> Result<(), String> {
     let spec = spec();
     let resolve = |name: &str| spec.rules(name);
     let rules = spec.rules("aga").unwrap_or_default();
     let mut output = Vec::new();
-    crate::gtp::serve(data, &mut output, rules, "aga".to_string(), &resolve)
-        .map_err(|e| format!("the GTP session failed: {e}"))?;
+    // File access is off: the input names files at random, and a fuzzer must not read or
+    // write them (`printsgf FILE` once left files in the working folder).
+    crate::gtp::serve_with(
+        data,
+        &mut output,
+        rules,
+        "aga".to_string(),
+        &resolve,
+        crate::gtp::FileAccess::Refused,
+    )
+    .map_err(|e| format!("the GTP session failed: {e}"))?;
     let text = String::from_utf8_lossy(&output);
     // Answers are separated by an empty line; an answer's first line holds its status.
     let mut starts = true;
@@ -170,6 +179,19 @@ mod tests {
             check_gtp(input).unwrap();
             check_jsonl(input).unwrap();
         }
+    }
+
+    #[test]
+    fn the_gtp_check_reads_and_writes_no_file() {
+        // The reproduction: the gtp_input target once left a file named `p` (and others) in
+        // the folder it ran from. A name no test uses, in the current folder.
+        let name = format!("goconform-fuzz-probe-{}", std::process::id());
+        let session = format!("play b a1\nprintsgf {name}\nloadsgf {name}\n");
+        check_gtp(session.as_bytes()).unwrap();
+        assert!(
+            !std::path::Path::new(&name).exists(),
+            "printsgf wrote {name}"
+        );
     }
 
     #[test]

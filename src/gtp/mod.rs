@@ -178,13 +178,42 @@ const DEFAULT_SIZE: u8 = 19;
 /// Only I/O errors of `input` or `output` end a session with an error; bad commands are
 /// answered on `output` and the session goes on.
 pub fn serve(
+    input: impl BufRead,
+    output: impl Write,
+    rules: Rules,
+    rules_name: String,
+    resolve: &dyn Fn(&str) -> Result<Rules, String>,
+) -> io::Result<()> {
+    serve_with(
+        input,
+        output,
+        rules,
+        rules_name,
+        resolve,
+        FileAccess::Allowed,
+    )
+}
+
+/// Whether `loadsgf FILE` and `printsgf FILE` may touch the file system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileAccess {
+    Allowed,
+    /// They answer a failure: for sessions on input nobody vetted (the fuzz target), which
+    /// must not read or write files named by their input.
+    Refused,
+}
+
+/// [`serve`], with file access as given.
+pub fn serve_with(
     mut input: impl BufRead,
     mut output: impl Write,
     rules: Rules,
     rules_name: String,
     resolve: &dyn Fn(&str) -> Result<Rules, String>,
+    files: FileAccess,
 ) -> io::Result<()> {
     let mut engine = Engine::new(rules, rules_name, resolve).map_err(io::Error::other)?;
+    engine.files = files;
     let mut raw = Vec::new();
     loop {
         raw.clear();
@@ -266,6 +295,8 @@ struct Engine<'r> {
     /// The player whose flag fell (time left 0 without overtime): the game is lost on time.
     flagged: Option<Color>,
     rng: SplitMix64,
+    /// Whether commands may read and write the files they name.
+    files: FileAccess,
 }
 
 impl<'r> Engine<'r> {
@@ -290,7 +321,18 @@ impl<'r> Engine<'r> {
             time_left: [None, None],
             flagged: None,
             rng: SplitMix64::new(SplitMix64::SEED),
+            files: FileAccess::Allowed,
         })
+    }
+
+    /// Refuses a command that names a file when file access is off.
+    fn may_use_files(&self, command: &str) -> Result<(), String> {
+        match self.files {
+            FileAccess::Allowed => Ok(()),
+            FileAccess::Refused => Err(format!(
+                "{command} FILE: file access is off in this session"
+            )),
+        }
     }
 
     fn execute(&mut self, name: &str, args: &[String]) -> Answer {
@@ -606,6 +648,7 @@ impl<'r> Engine<'r> {
             [file, until] => (*file, Some(*until)),
             _ => return Err("syntax error: loadsgf FILE [MOVE_NUMBER|VERTEX]".to_string()),
         };
+        self.may_use_files("loadsgf")?;
         let path = std::path::Path::new(file);
         let mut games = crate::sgf::read_file(path, &Default::default())
             .map_err(|e| format!("cannot load file: {e}"))?;
@@ -694,6 +737,9 @@ impl<'r> Engine<'r> {
             [file] => Some(*file),
             _ => return Err("syntax error: printsgf [FILE]".to_string()),
         };
+        if file.is_some() {
+            self.may_use_files("printsgf")?;
+        }
         let mut nodes: Vec<MoveNode> = Vec::new();
         let mut root_comment = Vec::new();
         let mut dead: Vec<(Point, Color)> = Vec::new();
