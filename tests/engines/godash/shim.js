@@ -27,10 +27,9 @@
 
 "use strict";
 
-const readline = require("readline");
+const { serve, Skip } = require("../jsonl-shim.js");
 const godash = require("godash");
 
-const PROTOCOL = 1;
 const VERSION = require("godash/package.json").version;
 const OBSERVES = ["reasons", "captures", "board"];
 const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -57,8 +56,6 @@ function stones(board) {
     .map(([c, v]) => [LETTERS[c.x] + String(size - c.y), v === godash.BLACK ? "B" : "W"])
     .sort();
 }
-
-class Skip extends Error {}
 
 function start(rules, setup) {
   if (setup.width !== setup.height) {
@@ -112,64 +109,16 @@ function step(game, event) {
   return { verdict: "legal", captured, self_captured: [], observation: { board: stones(after) } };
 }
 
-function answer(request) {
-  switch (request.type) {
-    case "hello":
-      return {
-        type: "hello",
-        protocol: PROTOCOL,
-        engine: { name: "godash", version: VERSION },
-        capabilities: {
-          axes: { ko: ["simple"], suicide: ["forbidden"] },
-          observes: OBSERVES,
-          judges: ["occupied", "suicide", "ko"],
-          events: ["play", "pass"],
-        },
-      };
-    case "run": {
-      let game;
-      try {
-        game = start(request.rules, request.setup);
-      } catch (e) {
-        if (e instanceof Skip) {
-          return { type: "skipped", id: request.id, reason: e.message };
-        }
-        throw e;
-      }
-      const initial = { board: stones(game.board) };
-      const steps = [];
-      for (const [k, event] of request.events.entries()) {
-        try {
-          steps.push(step(game, event));
-        } catch (e) {
-          return {
-            type: "error",
-            id: request.id,
-            message: String(e && e.message),
-            context: { event: k + 1, text: event },
-          };
-        }
-      }
-      return { type: "result", id: request.id, initial, steps };
-    }
-    default:
-      throw new Error(`unknown request type \`${request.type}\``);
-  }
-}
-
-const input = readline.createInterface({ input: process.stdin, terminal: false });
-input.on("line", (line) => {
-  let request = null;
-  let reply;
-  try {
-    request = JSON.parse(line);
-    if (request.type === "bye") {
-      process.exit(0);
-    }
-    reply = answer(request);
-  } catch (e) {
-    reply = { type: "error", id: request && request.id ? request.id : null, message: String(e && e.message) };
-  }
-  process.stdout.write(JSON.stringify(reply) + "\n");
+serve({
+  name: "godash",
+  version: VERSION,
+  capabilities: {
+    axes: { ko: ["simple"], suicide: ["forbidden"] },
+    observes: OBSERVES,
+    judges: ["occupied", "suicide", "ko"],
+    events: ["play", "pass"],
+  },
+  start,
+  observe: (game) => ({ board: stones(game.board) }),
+  step,
 });
-input.on("close", () => process.exit(0));

@@ -51,10 +51,9 @@ globalThis.self = globalThis;
 globalThis.window = { addEventListener() {} };
 globalThis.document = { body: {} };
 
-const readline = require("readline");
+const { serve, Skip } = require("../jsonl-shim.js");
 const { GobanEngine } = require("goban");
 
-const PROTOCOL = 1;
 const VERSION = require("goban/package.json").version;
 const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 // The engine's initial_state spells a point as two SGF letters, column then row from the top.
@@ -66,8 +65,6 @@ const REASONS = {
   illegal_ko_move: "ko",
   illegal_board_repetition: "superko",
 };
-
-class Skip extends Error {}
 
 // A vertex such as `D4` (rows counted from the bottom) as the engine's [x, y] (y from the top).
 function toPoint(text, width, height) {
@@ -156,64 +153,16 @@ function play(engine, event, superko) {
   return { verdict: "legal", captured, self_captured: selfCaptured, observation: observe(engine) };
 }
 
-function answer(request) {
-  if (request.type === "hello") {
-    return {
-      type: "hello",
-      protocol: PROTOCOL,
-      engine: { name: "ogs-goban", version: VERSION },
-      capabilities: {
-        axes: { ko: ["simple", "positional", "situational"], suicide: ["forbidden", "allowed"] },
-        observes: ["reasons", "captures", "board", "to-move"],
-        judges: ["occupied", "suicide", "ko", "superko"],
-        events: ["play", "pass"],
-      },
-    };
-  }
-  if (request.type !== "run") {
-    throw new Error(`unknown request type \`${request.type}\``);
-  }
-  let engine;
-  try {
-    engine = newEngine(request.rules, request.setup);
-  } catch (e) {
-    if (e instanceof Skip) {
-      return { type: "skipped", id: request.id, reason: e.message };
-    }
-    throw e;
-  }
-  const superko = request.rules.ko !== "simple";
-  const initial = observe(engine);
-  const steps = [];
-  for (let k = 0; k < request.events.length; k++) {
-    try {
-      steps.push(play(engine, request.events[k], superko));
-    } catch (e) {
-      return {
-        type: "error",
-        id: request.id,
-        message: String(e && e.message),
-        context: { event: k + 1, text: request.events[k] },
-      };
-    }
-  }
-  return { type: "result", id: request.id, initial, steps };
-}
-
-const lines = readline.createInterface({ input: process.stdin, terminal: false });
-lines.on("line", (line) => {
-  let request = null;
-  let reply;
-  try {
-    request = JSON.parse(line);
-    if (request.type === "bye") {
-      process.exit(0);
-    }
-    reply = answer(request);
-  } catch (e) {
-    const id = request && typeof request.id === "string" ? request.id : null;
-    reply = { type: "error", id, message: String(e && e.message) };
-  }
-  process.stdout.write(JSON.stringify(reply) + "\n");
+serve({
+  name: "ogs-goban",
+  version: VERSION,
+  capabilities: {
+    axes: { ko: ["simple", "positional", "situational"], suicide: ["forbidden", "allowed"] },
+    observes: ["reasons", "captures", "board", "to-move"],
+    judges: ["occupied", "suicide", "ko", "superko"],
+    events: ["play", "pass"],
+  },
+  start: (rules, setup) => ({ engine: newEngine(rules, setup), superko: rules.ko !== "simple" }),
+  observe: (game) => observe(game.engine),
+  step: (game, event) => play(game.engine, event, game.superko),
 });
-lines.on("close", () => process.exit(0));

@@ -34,10 +34,9 @@
 
 "use strict";
 
-const readline = require("readline");
+const { serve, Skip } = require("../jsonl-shim.js");
 const GoBoard = require("@sabaki/go-board");
 
-const PROTOCOL = 1;
 const VERSION = require("@sabaki/go-board/package.json").version;
 const OBSERVES = ["reasons", "captures", "board", "prisoners"];
 const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -73,8 +72,6 @@ function stones(board) {
   }
   return out;
 }
-
-class Skip extends Error {}
 
 function start(rules, setup) {
   if (rules.ko !== "simple") {
@@ -138,74 +135,27 @@ function step(game, event, options) {
   };
 }
 
-function answer(request) {
-  switch (request.type) {
-    case "hello":
-      return {
-        type: "hello",
-        protocol: PROTOCOL,
-        engine: { name: "sabaki-go-board", version: VERSION },
-        capabilities: {
-          axes: {
-            ko: ["simple"],
-            suicide: ["forbidden", "allowed"],
-            "pass-stones": ["off"],
-          },
-          observes: OBSERVES,
-          judges: ["occupied", "suicide", "ko"],
-          events: ["play", "pass"],
-        },
-      };
-    case "run": {
-      let board;
-      try {
-        board = start(request.rules, request.setup);
-      } catch (e) {
-        if (e instanceof Skip) {
-          return { type: "skipped", id: request.id, reason: e.message };
-        }
-        throw e;
-      }
-      const options = {
-        preventOverwrite: true,
-        preventKo: true,
-        preventSuicide: request.rules.suicide === "forbidden",
-      };
-      const game = { board };
-      const initial = observation(board);
-      const steps = [];
-      for (const [k, event] of request.events.entries()) {
-        try {
-          steps.push(step(game, event, options));
-        } catch (e) {
-          return {
-            type: "error",
-            id: request.id,
-            message: e.message,
-            context: { event: k + 1, text: event },
-          };
-        }
-      }
-      return { type: "result", id: request.id, initial, steps };
-    }
-    default:
-      throw new Error(`unknown request type \`${request.type}\``);
-  }
-}
-
-const input = readline.createInterface({ input: process.stdin, terminal: false });
-input.on("line", (line) => {
-  let request = null;
-  let reply;
-  try {
-    request = JSON.parse(line);
-    if (request.type === "bye") {
-      process.exit(0);
-    }
-    reply = answer(request);
-  } catch (e) {
-    reply = { type: "error", id: request && request.id ? request.id : null, message: String(e.message) };
-  }
-  process.stdout.write(JSON.stringify(reply) + "\n");
+serve({
+  name: "sabaki-go-board",
+  version: VERSION,
+  capabilities: {
+    axes: {
+      ko: ["simple"],
+      suicide: ["forbidden", "allowed"],
+      "pass-stones": ["off"],
+    },
+    observes: OBSERVES,
+    judges: ["occupied", "suicide", "ko"],
+    events: ["play", "pass"],
+  },
+  start: (rules, setup) => ({
+    board: start(rules, setup),
+    options: {
+      preventOverwrite: true,
+      preventKo: true,
+      preventSuicide: rules.suicide === "forbidden",
+    },
+  }),
+  observe: (game) => observation(game.board),
+  step: (game, event) => step(game, event, game.options),
 });
-input.on("close", () => process.exit(0));

@@ -26,12 +26,11 @@
 
 "use strict";
 
-const readline = require("readline");
+const { serve, Skip } = require("../jsonl-shim.js");
 const Game = require("tenuki").Game;
 const BoardState = require("tenuki/lib/board-state").default;
 const Intersection = require("tenuki/lib/intersection").default;
 
-const PROTOCOL = 1;
 const VERSION = require("tenuki/package.json").version;
 const KO_RULES = {
   simple: "simple",
@@ -66,8 +65,6 @@ function stones(state) {
     .filter((i) => !i.isEmpty())
     .map((i) => [vertex(i.y, i.x, size), colourLetter(i.value)]);
 }
-
-class Skip extends Error {}
 
 // A tenuki game at the set-up of a run.
 function start(rules, setup) {
@@ -164,64 +161,16 @@ function step(game, event) {
   return { verdict: "legal", captured, self_captured: [], observation: observation(game) };
 }
 
-function answer(request) {
-  switch (request.type) {
-    case "hello":
-      return {
-        type: "hello",
-        protocol: PROTOCOL,
-        engine: { name: "tenuki", version: VERSION },
-        capabilities: {
-          axes: { suicide: ["forbidden"] },
-          observes: OBSERVES,
-          judges: ["occupied", "suicide", "ko", "superko"],
-          events: ["play", "pass"],
-        },
-      };
-    case "run": {
-      let game;
-      try {
-        game = start(request.rules, request.setup);
-      } catch (e) {
-        if (e instanceof Skip) {
-          return { type: "skipped", id: request.id, reason: e.message };
-        }
-        throw e;
-      }
-      const initial = observation(game);
-      const steps = [];
-      for (const [k, event] of request.events.entries()) {
-        try {
-          steps.push(step(game, event));
-        } catch (e) {
-          return {
-            type: "error",
-            id: request.id,
-            message: e.message,
-            context: { event: k + 1, text: event },
-          };
-        }
-      }
-      return { type: "result", id: request.id, initial, steps };
-    }
-    default:
-      throw new Error(`unknown request type \`${request.type}\``);
-  }
-}
-
-const input = readline.createInterface({ input: process.stdin, terminal: false });
-input.on("line", (line) => {
-  let request = null;
-  let reply;
-  try {
-    request = JSON.parse(line);
-    if (request.type === "bye") {
-      process.exit(0);
-    }
-    reply = answer(request);
-  } catch (e) {
-    reply = { type: "error", id: request && request.id ? request.id : null, message: String(e.message) };
-  }
-  process.stdout.write(JSON.stringify(reply) + "\n");
+serve({
+  name: "tenuki",
+  version: VERSION,
+  capabilities: {
+    axes: { suicide: ["forbidden"] },
+    observes: OBSERVES,
+    judges: ["occupied", "suicide", "ko", "superko"],
+    events: ["play", "pass"],
+  },
+  start,
+  observe: observation,
+  step,
 });
-input.on("close", () => process.exit(0));

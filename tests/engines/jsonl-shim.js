@@ -1,0 +1,85 @@
+// The protocol side every shim in this folder shares: goconform's JSON-lines engine protocol,
+// version 1 (docs/protocol.md), around one library. A shim gives its name, version and
+// capabilities and three functions; everything else (the handshake, `run` with its set-up,
+// steps, skips and errors, `bye`, and one reply line per request line) is here.
+//
+//   serve({ name, version, capabilities, start, observe, step })
+//
+// - start(rules, setup): a game at the set-up, or throws `Skip` for what the library cannot
+//   take (the run is answered `skipped`);
+// - observe(game): the observation of the game as it stands;
+// - step(game, event): the step for one event (`verdict`, ..., `observation`), or throws for
+//   what the library cannot be asked (the run is answered `error`, naming the event).
+
+"use strict";
+
+const readline = require("readline");
+
+const PROTOCOL = 1;
+
+class Skip extends Error {}
+
+function run(shim, request) {
+  let game;
+  try {
+    game = shim.start(request.rules, request.setup);
+  } catch (e) {
+    if (e instanceof Skip) {
+      return { type: "skipped", id: request.id, reason: e.message };
+    }
+    throw e;
+  }
+  const initial = shim.observe(game);
+  const steps = [];
+  for (const [k, event] of request.events.entries()) {
+    try {
+      steps.push(shim.step(game, event));
+    } catch (e) {
+      return {
+        type: "error",
+        id: request.id,
+        message: String(e && e.message),
+        context: { event: k + 1, text: event },
+      };
+    }
+  }
+  return { type: "result", id: request.id, initial, steps };
+}
+
+function answer(shim, request) {
+  switch (request.type) {
+    case "hello":
+      return {
+        type: "hello",
+        protocol: PROTOCOL,
+        engine: { name: shim.name, version: shim.version },
+        capabilities: shim.capabilities,
+      };
+    case "run":
+      return run(shim, request);
+    default:
+      throw new Error(`unknown request type \`${request.type}\``);
+  }
+}
+
+function serve(shim) {
+  const input = readline.createInterface({ input: process.stdin, terminal: false });
+  input.on("line", (line) => {
+    let request = null;
+    let reply;
+    try {
+      request = JSON.parse(line);
+      if (request.type === "bye") {
+        process.exit(0);
+      }
+      reply = answer(shim, request);
+    } catch (e) {
+      const id = request && typeof request.id === "string" ? request.id : null;
+      reply = { type: "error", id, message: String(e && e.message) };
+    }
+    process.stdout.write(JSON.stringify(reply) + "\n");
+  });
+  input.on("close", () => process.exit(0));
+}
+
+module.exports = { serve, Skip };
