@@ -675,14 +675,9 @@ fn a_pipelined_game_meets_each_fault_at_the_same_event() {
     let run = scenario
         .runs
         .iter()
-        .find(|r| r.label == "japanese-1989")
+        .position(|r| r.label == "japanese-1989")
         .expect("the run exists");
-    let case = Case {
-        rules: run.rules,
-        setup: scenario.setup.clone(),
-        events: scenario.events.clone(),
-        in_turn: vec![true; scenario.events.len()],
-    };
+    let case = Case::from_run(scenario, run);
     for (mode, text) in [
         ("hang", "did not answer `is_legal white B3` within 2 s"),
         ("crash", "deliberate crash in the middle of a game"),

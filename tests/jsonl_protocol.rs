@@ -1111,15 +1111,10 @@ fn an_announced_game_meets_each_fault_at_the_same_event() {
     let run = scenario
         .runs
         .iter()
-        .find(|r| r.label == "japanese-1989")
+        .position(|r| r.label == "japanese-1989")
         .expect("the run exists");
     assert!(scenario.events.len() >= 3);
-    let case = Case {
-        rules: run.rules,
-        setup: scenario.setup.clone(),
-        events: scenario.events.clone(),
-        in_turn: vec![true; scenario.events.len()],
-    };
+    let case = Case::from_run(scenario, run);
     let options = JsonlOptions {
         timeout: Duration::from_millis(1500),
         strict: false,
@@ -1166,12 +1161,7 @@ fn an_announced_game_meets_each_fault_at_the_same_event() {
 fn a_breakdown_at_the_start_is_an_error_in_the_differential() {
     let suite = load(&["ko/basic-ko.toml"]);
     let scenario = &suite.scenarios[0];
-    let case = Case {
-        rules: scenario.runs[0].rules,
-        setup: scenario.setup.clone(),
-        events: scenario.events.clone(),
-        in_turn: vec![true; scenario.events.len()],
-    };
+    let case = Case::from_run(scenario, 0);
     let options = JsonlOptions {
         timeout: Duration::from_millis(1500),
         strict: false,

@@ -152,6 +152,19 @@ pub struct Case {
     pub in_turn: Vec<bool>,
 }
 
+impl Case {
+    /// The game of run `run` of a scenario: its rules, set-up and events, every event taken
+    /// as played in turn (a scenario's colours are written, not generated).
+    pub fn from_run(scenario: &crate::scenario::Scenario, run: usize) -> Case {
+        Case {
+            rules: scenario.runs[run].rules,
+            setup: scenario.setup.clone(),
+            events: scenario.events.clone(),
+            in_turn: vec![true; scenario.events.len()],
+        }
+    }
+}
+
 /// Every word of one axis, in documentation order; komi gets a small range of values.
 pub(crate) fn axis_words(axis: &str) -> Vec<String> {
     fn words<T: Copy>(all: &[T], word: impl Fn(T) -> &'static str) -> Vec<String> {
