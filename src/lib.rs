@@ -15,6 +15,8 @@
 //!    [`engines`]: engines in other processes (GTP, ...) behind that trait.
 //! 6. [`gtp`]: the reference as a GTP engine. [`fuzzing`]: structured games, the differential
 //!    runner, minimisation and the checks behind the fuzz targets and `goconform fuzz`.
+//!    [`book`]: the specification and the suite as a static web site with SVG board
+//!    diagrams, and the engines page of a comparison; rendering only.
 //! 7. [`cli`]: the command line, a thin face over the layers above.
 //!
 //! # Judging moves with the reference executor
@@ -48,6 +50,7 @@
 //! ```
 
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod conformance;
 pub mod engines;

@@ -504,6 +504,8 @@ pub(super) enum ShowFormat {
     Text,
     /// The scenario as an SGF record, its expectations in the move comments.
     Sgf,
+    /// A diagram of the set-up and of each checked event, as SVG files (`--out DIR`).
+    Svg,
 }
 
 /// `goconform show`: a scenario, or an SGF record (its `RU` ruleset or `--rules`; `--game`
@@ -514,7 +516,15 @@ pub(super) fn show(
     filter: Option<&str>,
     format: ShowFormat,
     game: Option<usize>,
+    out: Option<&Path>,
 ) -> CommandResult {
+    if out.is_some() != (format == ShowFormat::Svg) {
+        return Err(match out {
+            Some(_) => "--out is for --format svg".to_string(),
+            None => "--format svg writes one file per diagram: name the folder with --out DIR"
+                .to_string(),
+        });
+    }
     let spec = load_spec(root)?;
     let loaded;
     // For a collection of several games: which one is shown, and how many there are.
@@ -548,6 +558,12 @@ pub(super) fn show(
         loaded = s;
         &loaded
     };
+    if let (ShowFormat::Svg, Some(out)) = (format, out) {
+        if let Some(note) = &of_games {
+            eprintln!("goconform: {note}");
+        }
+        return super::book::show_svg(s, filter, out);
+    }
     if format == ShowFormat::Sgf {
         let mut chosen = s.clone();
         if let Some(name) = filter {

@@ -8,16 +8,16 @@ use clap::Args;
 
 use super::check::{load_expectations, SelectArgs, Selected};
 use super::{engines, relative, CommandResult, Project};
-use crate::conformance::compare::compare as compare_reports;
+use crate::conformance::compare::{compare as compare_reports, Comparison};
 use crate::conformance::Harness;
+use crate::scenario::Suite;
+use crate::spec::Spec;
 
-/// The arguments of `goconform compare`.
+/// The engines to run and how: shared by `compare` and `book`.
 #[derive(Args)]
-pub(super) struct CompareArgs {
-    #[command(flatten)]
-    select: SelectArgs,
+pub(super) struct EngineRuns {
     /// An implementation to run (repeat for each column; see `goconform engines`).
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    #[arg(long = "engine", value_name = "SPEC")]
     engines: Vec<String>,
     #[command(flatten)]
     engine_options: engines::EngineOptions,
@@ -26,6 +26,76 @@ pub(super) struct CompareArgs {
     /// with their triage, and the rest count as not triaged.
     #[arg(long, value_name = "DIR")]
     expectations_dir: Option<PathBuf>,
+    /// Worker threads per engine (default: one per core).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    jobs: usize,
+}
+
+impl EngineRuns {
+    /// Whether any engine is named.
+    pub(super) fn any(&self) -> bool {
+        !self.engines.is_empty()
+    }
+
+    /// Runs `trials` through every engine and compares the reports; scenario files are named
+    /// as the project names them, never as this machine does (the output is committed).
+    pub(super) fn compare(
+        &self,
+        root: &Project,
+        suite: &Suite,
+        spec: &Spec,
+        trials: &[(usize, usize)],
+    ) -> Result<Comparison, String> {
+        let factories = self
+            .engines
+            .iter()
+            .map(|e| engines::factory(e, &self.engine_options))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut reports = Vec::new();
+        for factory in &factories {
+            let expectations = match &self.expectations_dir {
+                Some(dir) => {
+                    let name = factory().info().name;
+                    let path = dir.join(format!("{name}.expectations.toml"));
+                    if path.exists() {
+                        Some(load_expectations(&path, suite)?)
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            };
+            let harness = Harness {
+                jobs: self.jobs,
+                expectations: expectations.as_ref(),
+                ..Harness::default()
+            };
+            reports.push(
+                harness
+                    .run(suite, trials, factory.as_ref())
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        let mut comparison = compare_reports(suite, spec, &reports).map_err(|e| e.to_string())?;
+        for row in comparison
+            .clauses
+            .iter_mut()
+            .flat_map(|g| &mut g.rows)
+            .chain(&mut comparison.rows)
+        {
+            row.scenario_file = PathBuf::from(relative(root, &row.scenario_file));
+        }
+        Ok(comparison)
+    }
+}
+
+/// The arguments of `goconform compare`.
+#[derive(Args)]
+pub(super) struct CompareArgs {
+    #[command(flatten)]
+    select: SelectArgs,
+    #[command(flatten)]
+    runs: EngineRuns,
     /// Write the table as Markdown to this file (default: standard output). If the file
     /// already has the line `<!-- goconform compare: generated below -->`, everything above
     /// it is kept and only what follows is replaced.
@@ -35,12 +105,10 @@ pub(super) struct CompareArgs {
     /// disagreement is not triaged.
     #[arg(long)]
     check: bool,
-    /// Also write the table as a standalone HTML page to this file.
+    /// Also write a standalone HTML page to this file: each disagreement once, drawn at the
+    /// position where it arises, with the clauses it touches and every engine's outcome.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
-    /// Worker threads per engine (default: one per core).
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
-    jobs: usize,
 }
 
 pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
@@ -49,42 +117,10 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
         suite,
         trials,
     } = args.select.load(root)?;
-    let factories = args
-        .engines
-        .iter()
-        .map(|e| engines::factory(e, &args.engine_options))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut reports = Vec::new();
-    for factory in &factories {
-        let expectations = match &args.expectations_dir {
-            Some(dir) => {
-                let name = factory().info().name;
-                let path = dir.join(format!("{name}.expectations.toml"));
-                if path.exists() {
-                    Some(load_expectations(&path, &suite)?)
-                } else {
-                    None
-                }
-            }
-            None => None,
-        };
-        let harness = Harness {
-            jobs: args.jobs,
-            expectations: expectations.as_ref(),
-            ..Harness::default()
-        };
-        reports.push(
-            harness
-                .run(&suite, &trials, factory.as_ref())
-                .map_err(|e| e.to_string())?,
-        );
+    if !args.runs.any() {
+        return Err("compare needs at least one --engine".to_string());
     }
-    let mut comparison = compare_reports(&suite, &spec, &reports).map_err(|e| e.to_string())?;
-    // Scenario files as the project names them, never as this machine does: the output is
-    // meant to be committed.
-    for row in comparison.clauses.iter_mut().flat_map(|g| &mut g.rows) {
-        row.scenario_file = PathBuf::from(relative(root, &row.scenario_file));
-    }
+    let comparison = args.runs.compare(root, &suite, &spec, &trials)?;
     let mut stale = Vec::new();
     match &args.markdown {
         Some(path) => {
@@ -94,7 +130,12 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
         None => print!("{}", comparison.to_markdown()),
     }
     if let Some(path) = &args.html {
-        output(path, &comparison.to_html(), args.check, &mut stale)?;
+        output(
+            path,
+            &crate::book::engines::standalone(&comparison, &suite, &spec),
+            args.check,
+            &mut stale,
+        )?;
     }
     if !args.check {
         return Ok(ExitCode::SUCCESS);

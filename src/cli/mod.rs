@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 a check or lint failed, 2 bad input (unreadable or invalid files,
 //! unknown names).
 
+mod book;
 mod check;
 mod compare;
 mod engines;
@@ -73,14 +74,22 @@ enum Command {
         /// the one its RU names).
         #[arg(long, value_name = "NAME")]
         rules: Option<String>,
-        /// text (the position after every event) or sgf (the scenario as a record, its
-        /// expectations in the comments).
+        /// text (the position after every event), sgf (the scenario as a record, its
+        /// expectations in the comments) or svg (a diagram of the set-up and of each checked
+        /// event, one file each, into --out DIR).
         #[arg(long, value_enum, default_value_t = check::ShowFormat::Text)]
         format: check::ShowFormat,
         /// SGF only: which game of a collection (from 1; default the first).
         #[arg(long, value_name = "N")]
         game: Option<usize>,
+        /// svg only: the folder to write the diagrams into (created if need be).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
+    /// Write the rule book: a static site (no server, no network) with a page per source
+    /// document and per scenario, SVG board diagrams of every checked position, the rulesets
+    /// side by side, an engines page and a search.
+    Book(book::BookArgs),
     /// Explain a clause: what it says, the rulesets that adopt it, and its scenarios.
     Explain { clause: String },
     /// The rulesets and their axis values side by side.
@@ -161,7 +170,16 @@ pub fn main() -> ExitCode {
             rules,
             format,
             game,
-        } => check::show(&root, &scenario, rules.as_deref(), format, game),
+            out,
+        } => check::show(
+            &root,
+            &scenario,
+            rules.as_deref(),
+            format,
+            game,
+            out.as_deref(),
+        ),
+        Command::Book(args) => book::book(&root, &args),
         Command::Explain { clause } => views::explain(&root, &clause),
         Command::Rulesets => views::rulesets(&root),
         Command::Lint { paths } => views::lint(&root, &paths),

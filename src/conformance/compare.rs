@@ -18,9 +18,12 @@
 //! a trial citing clauses of several levels counts once under each of them, so the rows do
 //! not add up, and there is deliberately no overall percentage.
 //!
-//! [`Comparison::to_markdown`] and [`Comparison::to_html`] render it; both outputs depend
-//! only on the reports, the suite and the spec (no times, no dates), so they can be
-//! committed and diffed.
+//! [`Comparison::rows`] lists each disagreement once more, in trial order, for the HTML page
+//! (`crate::book::engines`, which draws each at its position).
+//!
+//! [`Comparison::to_markdown`] renders it here; the HTML page is drawn by
+//! `crate::book::engines` (rendering stays out of this layer). Both depend only on the
+//! reports, the suite and the spec (no times, no dates), so they can be committed and diffed.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -75,6 +78,9 @@ pub struct Comparison {
     pub engines: Vec<EngineColumn>,
     /// The clauses with at least one disagreement, by level then id.
     pub clauses: Vec<ClauseGroup>,
+    /// Every disagreement once, in the order of the trials (each lists the clauses it is
+    /// grouped under in [`Comparison::clauses`]).
+    pub rows: Vec<Row>,
     /// How many trials are disagreements (each counted once, however many clauses it
     /// appears under).
     pub disagreements: usize,
@@ -128,6 +134,14 @@ pub struct Row {
     /// `{scenario id}[{run label}]`.
     pub trial: String,
     pub scenario_file: PathBuf,
+    /// The trial's scenario and run, as indices into the suite.
+    pub scenario: usize,
+    pub run: usize,
+    /// The clauses the row is grouped under.
+    pub clauses: Vec<String>,
+    /// The earliest event (0: the start) at which some engine's answer differed from the
+    /// expectation, where a failure names one: the position a reader should look at.
+    pub first_difference: Option<usize>,
     /// Every engine that played it (at least two) had the same outcome, and it was not a
     /// pass: the suite disagrees with all of them.
     pub unanimous: bool,
@@ -147,7 +161,7 @@ pub struct Cell {
 }
 
 /// What the Applicable column means, under every summary table.
-const SUMMARY_NOTE: &str = "Applicable counts the trials an engine was judged on: under the run's own rules, or projected onto the nearest rules the engine has when the reference plays the same game there (every event the same verdict) and keeps the answer of at least one check the engine observes; checks whose answer would change are left out, never rewritten. The own-rules count is what applied before projections existed.";
+pub const SUMMARY_NOTE: &str = "Applicable counts the trials an engine was judged on: under the run's own rules, or projected onto the nearest rules the engine has when the reference plays the same game there (every event the same verdict) and keeps the answer of at least one check the engine observes; checks whose answer would change are left out, never rewritten. The own-rules count is what applied before projections existed.";
 
 /// The id of the group for trials whose scenario cites no clause.
 const NO_CLAUSE: &str = "(no clause)";
@@ -195,6 +209,7 @@ pub fn compare(
     }
 
     let mut groups: BTreeMap<(u8, Option<Level>, String), ClauseGroup> = BTreeMap::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut disagreements = 0;
     let mut untriaged = 0;
     for (index, t) in first.trials.iter().enumerate() {
@@ -207,9 +222,14 @@ pub fn compare(
             untriaged += 1;
         }
         let scenario = &suite.scenarios[t.scenario];
+        let grouping = grouping_clauses(&scenario.clauses, spec);
         let row = Row {
             trial: shown(t.scenario, t.run),
             scenario_file: scenario.path.clone(),
+            scenario: t.scenario,
+            run: t.run,
+            clauses: grouping.clone(),
+            first_difference: outcomes.iter().filter_map(|o| first_mismatch(o)).min(),
             unanimous: {
                 let played: Vec<&&Outcome> = outcomes
                     .iter()
@@ -238,7 +258,8 @@ pub fn compare(
                 })
                 .collect(),
         };
-        for id in grouping_clauses(&scenario.clauses, spec) {
+        rows.push(row.clone());
+        for id in grouping {
             let clause = spec.clause(&id);
             let level = clause.map(|c| c.level);
             let key = (u8::from(level.is_none()), level, id.clone());
@@ -311,10 +332,20 @@ pub fn compare(
         interpretation_version: INTERPRETATION_VERSION,
         engines,
         clauses: groups.into_values().collect(),
+        rows,
         disagreements,
         untriaged,
         trials: first.trials.len(),
     })
+}
+
+/// The earliest event a failure names (a listed failure: the one it had).
+fn first_mismatch(outcome: &Outcome) -> Option<usize> {
+    match outcome {
+        Outcome::Fail(mismatches) => mismatches.iter().map(|m| m.after).min(),
+        Outcome::ExpectedFailure { actual, .. } => first_mismatch(actual),
+        _ => None,
+    }
 }
 
 /// Whether the outcomes of one trial are a disagreement: some engine played it and did not
@@ -344,11 +375,11 @@ fn grouping_clauses(cited: &[String], spec: &Spec) -> Vec<String> {
     ids
 }
 
-fn level_word(level: Option<Level>) -> &'static str {
+pub fn level_word(level: Option<Level>) -> &'static str {
     level.map_or("unregistered", Level::word)
 }
 
-fn observes_text(capabilities: &Capabilities) -> String {
+pub fn observes_text(capabilities: &Capabilities) -> String {
     if capabilities.observes.is_empty() {
         "verdicts only".to_string()
     } else {
@@ -357,7 +388,7 @@ fn observes_text(capabilities: &Capabilities) -> String {
     }
 }
 
-fn axes_text(capabilities: &Capabilities) -> String {
+pub fn axes_text(capabilities: &Capabilities) -> String {
     if capabilities.axes.is_empty() {
         "none (every value)".to_string()
     } else {
@@ -370,7 +401,7 @@ fn axes_text(capabilities: &Capabilities) -> String {
     }
 }
 
-fn count_text(count: &LevelCount) -> String {
+pub fn count_text(count: &LevelCount) -> String {
     format!("{}/{}", count.passed, count.applicable)
 }
 
@@ -390,7 +421,7 @@ fn cell_text(cell: &Cell) -> String {
 }
 
 /// Applicable trials, and how many of them ran under their own rules and how many projected.
-fn applicable_text(e: &EngineColumn) -> String {
+pub fn applicable_text(e: &EngineColumn) -> String {
     let applicable = e.tally.applicable();
     format!(
         "{applicable} ({} own rules, {} projected)",
@@ -423,22 +454,6 @@ fn md(text: &str) -> String {
     out
 }
 
-/// Text for HTML, in element content and in quoted attributes alike.
-fn html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn md_row(out: &mut String, cells: impl IntoIterator<Item = String>) {
     out.push('|');
     for c in cells {
@@ -457,28 +472,8 @@ fn md_rule(out: &mut String, columns: usize) {
     out.push('\n');
 }
 
-const STYLE: &str = "\
-body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em; color: #1f1f1f; line-height: 1.4; }
-table { border-collapse: collapse; margin: 0.8em 0 1.6em; }
-th, td { border: 1px solid #c8c8c8; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
-th { background: #f1f1f1; }
-code { font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: 0.95em; }
-.clause { margin: 0.2em 0; }
-.locator { color: #555; }
-.o-pass { background: #dff3e3; }
-.o-fail { background: #fbdcd8; }
-.o-unexpected-pass { background: #fbe3c8; }
-.o-expected-failure { background: #fdf3c8; }
-.o-not-applicable { background: #ececec; color: #555; }
-.o-error { background: #f4b9b2; }
-.o-timeout { background: #f4c6b2; }
-.o-harness-error { background: #e3d7f5; }
-.word { font-weight: 600; }
-.why { display: block; font-size: 0.9em; }
-";
-
 impl Comparison {
-    fn engine_label(column: &EngineColumn) -> String {
+    pub fn engine_label(column: &EngineColumn) -> String {
         column.engine.to_string()
     }
 
@@ -573,116 +568,13 @@ impl Comparison {
         }
         out
     }
-
-    /// The comparison as one standalone HTML page: inline CSS, no scripts, nothing fetched.
-    pub fn to_html(&self) -> String {
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>goconform: comparison of {} implementations</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
-            self.engines.len()
-        );
-        let _ = writeln!(
-            out,
-            "<h1>Comparison of {} implementations</h1>\n<p>Suite {}, report format {}, interpretation {}: {} trials, {} disagreements, {} of them not triaged (a failure no expectations file lists).</p>",
-            self.engines.len(),
-            html(self.suite_version),
-            self.format_version,
-            self.interpretation_version,
-            self.trials,
-            self.disagreements,
-            self.untriaged
-        );
-        out.push_str("<h2>Implementations</h2>\n<table>\n<tr><th>Implementation</th><th>Version</th><th>Tier</th><th>Observes</th><th>Restricted axes</th></tr>\n");
-        for e in &self.engines {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                html(&e.engine.name),
-                html(&e.engine.version),
-                e.tier.word(),
-                html(&observes_text(&e.capabilities)),
-                html(&axes_text(&e.capabilities))
-            );
-        }
-        let _ = write!(out, "</table>\n<h2>Summary</h2>\n<p>Trials passed over trials that applied, by the level of the clauses they cite. {}</p>\n<table>\n<tr><th>Implementation</th>", html(SUMMARY_NOTE));
-        for level in LEVELS {
-            let _ = write!(out, "<th>{}</th>", level.word());
-        }
-        out.push_str("<th>Applicable</th><th>Tally</th></tr>\n");
-        for e in &self.engines {
-            let _ = write!(out, "<tr><td>{}</td>", html(&Self::engine_label(e)));
-            for count in &e.by_level {
-                let _ = write!(out, "<td>{}</td>", count_text(count));
-            }
-            let _ = writeln!(
-                out,
-                "<td>{}</td><td>{}</td></tr>",
-                html(&applicable_text(e)),
-                html(&e.tally.to_string())
-            );
-        }
-        out.push_str("</table>\n<h2>Disagreements</h2>\n");
-        if self.clauses.is_empty() {
-            out.push_str("<p>None: every trial passed everywhere or applied nowhere.</p>\n");
-        }
-        for group in &self.clauses {
-            let _ = writeln!(
-                out,
-                "<section>\n<h3><code>{}</code> ({})</h3>",
-                html(&group.id),
-                level_word(group.level)
-            );
-            if group.locator.is_empty() {
-                let _ = writeln!(out, "<p class=\"clause\">{}</p>", html(&group.summary));
-            } else {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"clause\"><span class=\"locator\">{}</span>: {}</p>",
-                    html(&group.locator),
-                    html(&group.summary)
-                );
-            }
-            out.push_str("<table>\n<tr><th>Trial</th><th>Scenario</th>");
-            for e in &self.engines {
-                let _ = write!(out, "<th>{}</th>", html(&Self::engine_label(e)));
-            }
-            out.push_str("</tr>\n");
-            for row in &group.rows {
-                let _ = write!(
-                    out,
-                    "<tr><td><code>{}</code></td><td><code>{}</code></td>",
-                    html(&row.trial),
-                    html(&row.scenario_file.display().to_string())
-                );
-                for cell in &row.cells {
-                    let _ = write!(
-                        out,
-                        "<td class=\"o-{}\"><span class=\"word\">{}</span>",
-                        cell.word, cell.word
-                    );
-                    if !cell.projected.is_empty() && cell.word != "not-applicable" {
-                        let _ = write!(out, "<span class=\"why\">{}</span>", html(&cell.projected));
-                    }
-                    if !cell.summary.is_empty() {
-                        let _ = write!(out, "<span class=\"why\">{}</span>", html(&cell.summary));
-                    }
-                    out.push_str("</td>");
-                }
-                out.push_str("</tr>\n");
-            }
-            out.push_str("</table>\n</section>\n");
-        }
-        out.push_str("</body>\n</html>\n");
-        out
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::conformance::fixtures;
-    use crate::conformance::{Mismatch, Observable, Trial};
+    use crate::conformance::{Mismatch, Trial};
 
     fn load() -> (Spec, Suite) {
         fixtures::two_scenarios()
@@ -834,7 +726,7 @@ mod tests {
             )),
             "{md}"
         );
-        assert!(!md.contains('%') && !c.to_html().contains('%'));
+        assert!(!md.contains('%'));
     }
 
     #[test]
@@ -909,37 +801,5 @@ mod tests {
             let pipes = line.replace("\\|", "").matches('|').count();
             assert!((5..=7).contains(&pipes), "{line}");
         }
-    }
-
-    #[test]
-    fn html_is_escaped_standalone_and_coloured() {
-        let (spec, suite) = load();
-        let (reports, _, _) = reports(&suite);
-        let c = compare(&suite, &spec, &reports).unwrap();
-        let page = c.to_html();
-        assert!(page.starts_with("<!DOCTYPE html>"));
-        assert!(page.contains("<th>beta &lt;b&gt; 1.0</th>"), "{page}");
-        assert!(!page.contains("<b>"), "{page}");
-        assert!(page.contains("got a|b &lt;none&gt;"), "{page}");
-        assert!(page.contains("<td class=\"o-fail\"><span class=\"word\">fail</span>"));
-        assert!(!page.contains("single-stone-suicide["), "{page}");
-        assert!(page.contains(".o-fail {"));
-        for external in ["<script", "<link", "src=", "href=", "@import"] {
-            assert!(!page.contains(external), "{external} in {page}");
-        }
-        assert!(page.contains(&format!(
-            "Suite {}, report format {}, interpretation {}",
-            env!("CARGO_PKG_VERSION"),
-            REPORT_FORMAT_VERSION,
-            INTERPRETATION_VERSION
-        )));
-        let observes: Vec<&str> = Observable::ALL.iter().map(|o| o.word()).collect();
-        assert!(page.contains(&observes.join(", ")), "{page}");
-        assert!(page.contains("none (every value)"));
-        assert_eq!(page, c.to_html());
-        assert_eq!(
-            c.to_markdown(),
-            compare(&suite, &spec, &reports).unwrap().to_markdown()
-        );
     }
 }

@@ -12,7 +12,7 @@ mod capabilities;
 pub mod compare;
 pub mod differential;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 pub mod harness;
 pub mod junit;
 pub mod libtest;

@@ -1,0 +1,164 @@
+//! The rule book: the specification and the suite as a static web site, with board diagrams.
+//!
+//! A report over `spec`, `scenario` and the reference's answers, like `compare`: nothing here
+//! decides a rule. A page per source document (its clauses in order, each with the rulesets
+//! that adopt it and the scenarios that cite it), a page per scenario (an SVG diagram of the
+//! set-up and of every checked event, the verdicts of every run side by side), the rulesets
+//! side by side, the engines page of a comparison, and a search that runs in the page. Every
+//! link is relative and nothing is fetched, so the folder opens from the disk.
+//!
+//! `diagram.rs` draws boards as SVG, `walk.rs` plays a scenario through the reference,
+//! `scenario_page.rs` chooses what a scenario page shows, `pages.rs` and `engines.rs` are the
+//! HTML templates (maud).
+
+pub mod diagram;
+pub mod engines;
+pub mod pages;
+pub mod scenario_page;
+pub mod walk;
+
+use std::path::{Path, PathBuf};
+
+use crate::conformance::compare::Comparison;
+use crate::scenario::Suite;
+use crate::spec::Spec;
+
+/// The style sheet every page links (and `compare --html` inlines).
+pub const STYLE: &str = include_str!("style.css");
+/// The search page's script.
+const SEARCH_SCRIPT: &str = include_str!("search.js");
+/// The `generator` of every page: how `write` recognises a folder it wrote before.
+pub const GENERATOR: &str = "goconform book";
+
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error("{0}")]
+    Model(String),
+    #[error("{} is a folder that is not a goconform book and is not empty; nothing was written (choose another folder or empty it)", .0.display())]
+    NotABook(PathBuf),
+    #[error("cannot write {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The site as files: paths relative to its top folder, and their text.
+#[derive(Clone, Debug)]
+pub struct Book {
+    pub files: Vec<(String, String)>,
+}
+
+/// The numbers `goconform book` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub pages: usize,
+    pub files: usize,
+    pub bytes: usize,
+    pub diagrams: usize,
+}
+
+impl Book {
+    /// Builds every page. `comparison` is the engines page's content, if engines were run.
+    pub fn build(
+        spec: &Spec,
+        suite: &Suite,
+        comparison: Option<&Comparison>,
+    ) -> Result<Book, BookError> {
+        let mut files = vec![
+            ("style.css".to_string(), STYLE.to_string()),
+            ("search.js".to_string(), SEARCH_SCRIPT.to_string()),
+            (
+                "search-index.js".to_string(),
+                pages::search_index(spec, suite),
+            ),
+            (
+                "index.html".to_string(),
+                pages::index(spec, suite, comparison.is_some()),
+            ),
+            ("search.html".to_string(), pages::search()),
+            ("rulesets.html".to_string(), pages::rulesets(spec)?),
+            (
+                "engines.html".to_string(),
+                match comparison {
+                    Some(c) => engines::book_page(c, suite, spec),
+                    None => engines::book_page_without_engines(),
+                },
+            ),
+        ];
+        for d in &spec.documents {
+            files.push((
+                pages::document_path(&d.id),
+                pages::document(spec, suite, &d.id)?,
+            ));
+        }
+        let scenario_pages = rayon_map(&suite.scenarios, |s| {
+            scenario_page::Played::new(s).map(|played| pages::scenario(spec, &played))
+        })
+        .map_err(BookError::Model)?;
+        for (s, page) in suite.scenarios.iter().zip(scenario_pages) {
+            files.push((pages::scenario_path(&s.id), page));
+        }
+        for t in &suite.tournament {
+            files.push((pages::scenario_path(&t.id), pages::tournament(spec, t)));
+        }
+        Ok(Book { files })
+    }
+
+    pub fn size(&self) -> Size {
+        Size {
+            pages: self
+                .files
+                .iter()
+                .filter(|(p, _)| p.ends_with(".html"))
+                .count(),
+            files: self.files.len(),
+            bytes: self.files.iter().map(|(_, t)| t.len()).sum(),
+            diagrams: self
+                .files
+                .iter()
+                .map(|(_, t)| t.matches("<svg ").count())
+                .sum(),
+        }
+    }
+
+    /// Writes the files under `dir`, creating it. A folder that is not empty must hold a
+    /// book written before (its `index.html` names the generator), so a wrong path never
+    /// scatters pages among someone's files. Each file is written to a temporary name and
+    /// renamed into place.
+    pub fn write(&self, dir: &Path) -> Result<(), BookError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| BookError::Io { path, source }
+        };
+        if dir.exists() {
+            let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
+            let ours = std::fs::read_to_string(dir.join("index.html"))
+                .is_ok_and(|t| t.contains(&format!("content=\"{GENERATOR}\"")));
+            if !empty && !ours {
+                return Err(BookError::NotABook(dir.to_path_buf()));
+            }
+        }
+        for (relative, text) in &self.files {
+            let path = dir.join(relative);
+            let folder = path.parent().unwrap_or(dir);
+            std::fs::create_dir_all(folder).map_err(io(folder))?;
+            let mut temporary = tempfile::NamedTempFile::new_in(folder).map_err(io(folder))?;
+            std::io::Write::write_all(&mut temporary, text.as_bytes()).map_err(io(&path))?;
+            temporary.persist(&path).map_err(|e| BookError::Io {
+                path: path.clone(),
+                source: e.error,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// `f` over `items` on rayon's pool, in order; the first error wins.
+fn rayon_map<T: Sync, U: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> Result<U, String> + Sync,
+) -> Result<Vec<U>, String> {
+    use rayon::prelude::*;
+    items.par_iter().map(&f).collect()
+}
