@@ -1,0 +1,220 @@
+//! The rule book in a real browser: headless Chromium (Debian's `chromium`), driven by
+//! playwright-core (`tests/browser/`, installed by `npm ci` there), opens every page of a
+//! freshly built book and checks what a reader sees: a rendered diagram for the set-up and for
+//! each checked event of every scenario, every link and anchor resolving, nothing wider than
+//! a 1280 px window, the search answering, no script error. Screenshots of the ko page, the
+//! contents and the engines page at 1280 and 420 px go to `GOCONFORM_BOOK_SHOTS` if set
+//! (to look at them), else to a temporary folder.
+//!
+//! Without Chromium, Node or the npm package the tests say why and skip, unless
+//! `GOCONFORM_REQUIRE_BROWSER` is set (`.ci/run` sets it, having installed them): then a
+//! missing piece fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use goconform::book::scenario_page::checked_events;
+use goconform::scenario::Suite;
+use goconform::spec::Spec;
+
+const SHOTS: [&str; 3] = ["scenarios/basic-ko.html", "index.html", "engines.html"];
+
+fn project() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The browser's pieces, or why they are missing.
+fn browser() -> Option<PathBuf> {
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    let script = project().join("tests/browser/check-book.js");
+    let missing = if !chromium.exists() {
+        Some(format!(
+            "no Chromium at {} (apt-get install chromium, or set CHROMIUM)",
+            chromium.display()
+        ))
+    } else if Command::new("node").arg("--version").output().is_err() {
+        Some("no node on the PATH".to_string())
+    } else if !project()
+        .join("tests/browser/node_modules/playwright-core")
+        .exists()
+    {
+        Some("playwright-core is not installed (npm ci in tests/browser)".to_string())
+    } else {
+        None
+    };
+    match missing {
+        None => Some(script),
+        Some(why) if std::env::var_os("GOCONFORM_REQUIRE_BROWSER").is_some() => {
+            panic!("GOCONFORM_REQUIRE_BROWSER is set, but {why}")
+        }
+        Some(why) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+    }
+}
+
+/// Runs the browser check; its JSON answer.
+fn check(
+    script: &Path,
+    book: &Path,
+    manifest: &serde_json::Value,
+    shots: &Path,
+) -> serde_json::Value {
+    let manifest_path = book.with_extension("manifest.json");
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let run = Command::new("node")
+        .arg(script)
+        .arg(book)
+        .arg(&manifest_path)
+        .arg(shots)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stdout);
+    let answer: serde_json::Value = serde_json::from_str(said.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the browser check said no JSON ({e}): {said}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        )
+    });
+    assert!(answer.get("fatal").is_none(), "{answer}");
+    assert!(run.status.success(), "{answer}");
+    answer
+}
+
+fn problems(answer: &serde_json::Value) -> Vec<String> {
+    answer["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_book_reads_right_in_chromium() {
+    let Some(script) = browser() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    let mut args = vec!["book".to_string(), book.display().to_string()];
+    // The goban crate disagrees with the suite on 26 triaged trials: an engines page with
+    // diagrams to check.
+    let second = if cfg!(feature = "goban") {
+        "goban"
+    } else {
+        "naive"
+    };
+    for engine in ["reference", second] {
+        args.extend(["--engine".to_string(), engine.to_string()]);
+    }
+    args.extend([
+        "--expectations-dir".to_string(),
+        "tests/engines".to_string(),
+    ]);
+    let built = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .current_dir(project())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+
+    let spec = Spec::load(&project()).unwrap();
+    let suite = Suite::load(&[project().join("conformance")], &spec).unwrap();
+    let scenarios: serde_json::Map<String, serde_json::Value> = suite
+        .scenarios
+        .iter()
+        .map(|s| {
+            let mut events = checked_events(s);
+            if !events.contains(&0) {
+                events.insert(0, 0);
+            }
+            (s.id.clone(), serde_json::json!(events))
+        })
+        .collect();
+    let manifest = serde_json::json!({ "scenarios": scenarios, "shots": SHOTS });
+    let shots = std::env::var_os("GOCONFORM_BOOK_SHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dir.path().join("shots"));
+    let answer = check(&script, &book, &manifest, &shots);
+    assert_eq!(problems(&answer), Vec::<String>::new(), "{answer}");
+    let pages = answer["pages"].as_u64().unwrap() as usize;
+    assert_eq!(
+        pages,
+        4 + spec.documents.len() + suite.scenarios.len() + suite.tournament.len(),
+        "{answer}"
+    );
+    let wanted: usize = scenarios
+        .values()
+        .map(|e| e.as_array().unwrap().len())
+        .sum();
+    assert!(
+        answer["diagrams"].as_u64().unwrap() as usize >= wanted,
+        "{answer}"
+    );
+    assert!(answer["links"].as_u64().unwrap() > 2000, "{answer}");
+    for name in answer["shots"].as_array().unwrap() {
+        let png = std::fs::read(shots.join(name.as_str().unwrap())).unwrap();
+        assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{name}");
+    }
+    assert_eq!(answer["shots"].as_array().unwrap().len(), 2 * SHOTS.len());
+}
+
+/// The checks can fail: a page wider than the window, a dead link, a missing anchor, a
+/// scenario page without its diagrams, and a script error are each reported.
+#[test]
+fn the_browser_check_sees_what_is_wrong() {
+    let Some(script) = browser() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("broken");
+    std::fs::create_dir_all(book.join("scenarios")).unwrap();
+    std::fs::write(
+        book.join("index.html"),
+        "<!DOCTYPE html><html><body><div style=\"width:2000px\">wide</div>\
+         <table style=\"display:block;overflow-x:auto;width:100px\"><tr><td style=\"min-width:900px\">x</td></tr></table>\
+         <a href=\"nowhere.html\">dead</a><a href=\"search.html#nothing\">anchor</a>\
+         <script>undefinedFunction();</script></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        book.join("search.html"),
+        "<!DOCTYPE html><html><body><form id=\"search\"><input id=\"q\"></form>\
+         <ul id=\"results\"></ul></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        book.join("scenarios/k.html"),
+        "<!DOCTYPE html><html><body><figure class=\"diagram\" data-event=\"0\">\
+         <svg width=\"20\" height=\"20\"></svg></figure></body></html>",
+    )
+    .unwrap();
+    std::fs::write(book.join("engines.html"), "<!DOCTYPE html><p>x</p>").unwrap();
+    std::fs::write(
+        book.join("scenarios/basic-ko.html"),
+        "<!DOCTYPE html><p>x</p>",
+    )
+    .unwrap();
+    let manifest = serde_json::json!({
+        "scenarios": { "k": [0, 1], "gone": [0] },
+        "shots": SHOTS,
+    });
+    let answer = check(&script, &book, &manifest, &dir.path().join("shots"));
+    let found = problems(&answer).join("\n");
+    for wanted in [
+        "px wide at a 1280 px window",
+        "table (",
+        "index.html: nowhere.html does not resolve",
+        "index.html: search.html#nothing: no element nothing",
+        "script error",
+        "scenarios/k.html: no diagram of event 1",
+        "scenarios/k.html: the diagram of event 0 is drawn 20x20 px",
+        "no page for scenario gone",
+        "search for superko found 0 results",
+    ] {
+        assert!(
+            found.contains(wanted),
+            "`{wanted}` not reported in:\n{found}"
+        );
+    }
+}
