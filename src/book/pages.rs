@@ -177,6 +177,12 @@ pub fn document(spec: &Spec, suite: &Suite, id: &str) -> Result<String, BookErro
         h1 { (d.title) }
         p.meta { "Source: " (d.source) }
         (paragraphs(&d.description))
+        nav.toc {
+            @for c in spec.clauses.iter().filter(|c| c.document == id) {
+                a href=(format!("#{}", c.id)) { code { (c.id) } }
+                " "
+            }
+        }
         @for c in spec.clauses.iter().filter(|c| c.document == id) {
             @let (scenarios, tournament) = citing(suite, &c.id);
             @let adopters = spec.adopters(&c.id);
@@ -184,7 +190,6 @@ pub fn document(spec: &Spec, suite: &Suite, id: &str) -> Result<String, BookErro
                 h3 { (c.locator) " " code { (c.id) } " " (level_badge(c)) }
                 p.summary { (c.summary) }
                 @if let Some(note) = &c.note { p.meta { "Note: " (note) } }
-                p.meta { "Topic: " (c.topic) }
                 @if !c.see.is_empty() {
                     p { "See also: "
                         @for (i, other) in c.see.iter().enumerate() {
@@ -193,7 +198,7 @@ pub fn document(spec: &Spec, suite: &Suite, id: &str) -> Result<String, BookErro
                         }
                     }
                 }
-                p { "Adopted by: "
+                p { "Topic " (c.topic) " · adopted by "
                     @if adopters.is_empty() { "no named ruleset" }
                     @for (i, name) in adopters.iter().enumerate() {
                         @if i > 0 { ", " }
