@@ -11,7 +11,7 @@ use crate::conformance::compare::{
 use crate::scenario::Suite;
 use crate::spec::Spec;
 
-use super::pages::{clause_href, layout, scenario_path};
+use super::pages::{clause_href, head_meta, layout, scenario_path};
 use super::scenario_page::picture;
 use super::walk::walk;
 
@@ -48,8 +48,7 @@ pub fn standalone(c: &Comparison, suite: &Suite, spec: &Spec) -> String {
         (DOCTYPE)
         html lang="en" {
             head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
+                (head_meta())
                 title { "goconform: comparison of " (c.engines.len()) " implementations" }
                 style { (PreEscaped(super::STYLE)) }
             }
@@ -197,35 +196,25 @@ mod tests {
     use super::*;
     use crate::conformance::compare::compare;
     use crate::conformance::fixtures;
-    use crate::conformance::{Capabilities, EngineInfo, Mismatch, Outcome, RunReport, Tier};
+    use crate::conformance::{Mismatch, Outcome, RunReport};
 
+    /// Every trial passes, but `failing`, which fails on its captures after move 1.
     fn report(name: &str, trials: &[(usize, usize)], failing: Option<(usize, usize)>) -> RunReport {
-        RunReport {
-            engine: EngineInfo {
-                name: name.to_string(),
-                version: "1.0".to_string(),
-            },
-            capabilities: Capabilities::everything(),
-            tier: Tier::Strict,
-            trials: trials
-                .iter()
-                .map(|&(s, r)| {
-                    let outcome = if Some((s, r)) == failing {
-                        Outcome::Fail(vec![Mismatch {
-                            after: 1,
-                            line: 29,
-                            key: "captures",
-                            expected: "C3".to_string(),
-                            actual: "a|b <none>".to_string(),
-                            first_difference: None,
-                        }])
-                    } else {
-                        Outcome::Pass
-                    };
-                    fixtures::trial(s, r, outcome, 1)
-                })
-                .collect(),
-        }
+        let outcome = |t: (usize, usize)| {
+            if Some(t) == failing {
+                Outcome::Fail(vec![Mismatch {
+                    after: 1,
+                    line: 29,
+                    key: "captures",
+                    expected: "C3".to_string(),
+                    actual: "a|b <none>".to_string(),
+                    first_difference: None,
+                }])
+            } else {
+                Outcome::Pass
+            }
+        };
+        fixtures::report(name, trials.iter().map(|&t| (t, outcome(t))).collect())
     }
 
     #[test]

@@ -42,8 +42,7 @@ pub fn layout(root: &str, title: &str, body: Markup) -> String {
         (DOCTYPE)
         html lang="en" {
             head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
+                (head_meta())
                 meta name="generator" content=(super::GENERATOR);
                 title { (title) " · goconform rule book" }
                 link rel="stylesheet" href=(format!("{root}style.css"));
@@ -73,6 +72,14 @@ pub fn layout(root: &str, title: &str, body: Markup) -> String {
         }
     }
     .into_string()
+}
+
+/// What every page's head starts with, the book's and the standalone engines page alike.
+pub fn head_meta() -> Markup {
+    html! {
+        meta charset="utf-8";
+        meta name="viewport" content="width=device-width, initial-scale=1";
+    }
 }
 
 fn level_badge(clause: &Clause) -> Markup {
@@ -485,22 +492,33 @@ pub fn search_index(spec: &Spec, suite: &Suite) -> String {
             "text": format!("{} {} {}", c.topic, c.level.word(), c.note.clone().unwrap_or_default()),
         }));
     }
-    for s in &suite.scenarios {
+    let scenarios = suite.scenarios.iter().map(|s| {
+        (
+            "scenario",
+            &s.id,
+            &s.title,
+            &s.topic,
+            &s.clauses,
+            &s.description,
+        )
+    });
+    let tournament = suite.tournament.iter().map(|s| {
+        (
+            "tournament",
+            &s.id,
+            &s.title,
+            &s.topic,
+            &s.clauses,
+            &s.description,
+        )
+    });
+    for (kind, id, title, topic, clauses, description) in scenarios.chain(tournament) {
         entries.push(serde_json::json!({
-            "kind": "scenario",
-            "title": s.title,
-            "id": s.id,
-            "url": scenario_path(&s.id),
-            "text": format!("{} {} {}", s.topic, s.clauses.join(" "), s.description),
-        }));
-    }
-    for s in &suite.tournament {
-        entries.push(serde_json::json!({
-            "kind": "tournament",
-            "title": s.title,
-            "id": s.id,
-            "url": scenario_path(&s.id),
-            "text": format!("{} {} {}", s.topic, s.clauses.join(" "), s.description),
+            "kind": kind,
+            "title": title,
+            "id": id,
+            "url": scenario_path(id),
+            "text": format!("{topic} {} {description}", clauses.join(" ")),
         }));
     }
     let json = serde_json::Value::Array(entries).to_string();

@@ -574,30 +574,14 @@ impl Comparison {
 mod tests {
     use super::*;
     use crate::conformance::fixtures;
-    use crate::conformance::{Mismatch, Trial};
+    use crate::conformance::Mismatch;
 
     fn load() -> (Spec, Suite) {
         fixtures::two_scenarios()
     }
 
-    fn trial(scenario: usize, run: usize, outcome: Outcome) -> Trial {
-        fixtures::trial(scenario, run, outcome, 1)
-    }
 
-    fn report(name: &str, outcomes: Vec<((usize, usize), Outcome)>) -> RunReport {
-        RunReport {
-            engine: EngineInfo {
-                name: name.to_string(),
-                version: "1.0".to_string(),
-            },
-            capabilities: Capabilities::everything(),
-            tier: Tier::Strict,
-            trials: outcomes
-                .into_iter()
-                .map(|((s, r), o)| trial(s, r, o))
-                .collect(),
-        }
-    }
+    use fixtures::report;
 
     /// Every run of both scenarios: engine A passes them all; engine B fails one trial of
     /// the capture scenario (with a `|` and a `<` in the message) and cannot play one of

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{Outcome, Trial};
+use super::{Capabilities, EngineInfo, Outcome, RunReport, Tier, Trial};
 use crate::scenario::Suite;
 use crate::spec::Spec;
 
@@ -38,4 +38,21 @@ pub(crate) fn capture_and_suicide(suite: &Suite) -> (usize, usize) {
         .position(|s| s.topic == "capture")
         .expect("the capture scenario is loaded");
     (capture, 1 - capture)
+}
+
+/// A report of an engine `name` 1.0 that claims everything, in the strict tier, with these
+/// outcomes (each trial taking 1 ms).
+pub(crate) fn report(name: &str, outcomes: Vec<((usize, usize), Outcome)>) -> RunReport {
+    RunReport {
+        engine: EngineInfo {
+            name: name.to_string(),
+            version: "1.0".to_string(),
+        },
+        capabilities: Capabilities::everything(),
+        tier: Tier::Strict,
+        trials: outcomes
+            .into_iter()
+            .map(|((s, r), o)| trial(s, r, o, 1))
+            .collect(),
+    }
 }
