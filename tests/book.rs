@@ -273,3 +273,30 @@ fn where_runs_part_the_diagrams_part_too() {
     let book = Book::build(&spec, &suite, None).unwrap();
     assert!(book.size().diagrams > suite.scenarios.len());
 }
+
+#[test]
+fn a_game_record_shows_its_set_up_and_its_last_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "show",
+            "tests/fixtures/sgf/counted-5x5.sgf",
+            "--format",
+            "svg",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["counted-5x5-000.svg", "counted-5x5-013.svg"]);
+    // The last position numbers the moves that still stand.
+    let last = std::fs::read_to_string(dir.path().join("counted-5x5-013.svg")).unwrap();
+    assert!(last.contains("class=\"number\""), "{last}");
+}

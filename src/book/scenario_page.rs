@@ -58,8 +58,14 @@ impl<'a> Played<'a> {
     }
 
     /// The set-up and every checked event, with their figures.
+    ///
+    /// A scenario that checks nothing (a game record read from SGF) shows its set-up and
+    /// its last position.
     pub fn moments(&self) -> Vec<Moment<'_>> {
-        let checked = checked_events(self.scenario);
+        let mut checked = checked_events(self.scenario);
+        if checked.is_empty() && !self.scenario.events.is_empty() {
+            checked.push(self.scenario.events.len());
+        }
         let mut previous = 0;
         let mut out = Vec::new();
         if !checked.contains(&0) {

@@ -580,7 +580,6 @@ mod tests {
         fixtures::two_scenarios()
     }
 
-
     use fixtures::report;
 
     /// Every run of both scenarios: engine A passes them all; engine B fails one trial of
