@@ -195,7 +195,18 @@ fn a_ragged_diagram_points_at_the_short_row() {
 #[test]
 fn bad_handicaps_are_located_errors() {
     let cases = [
-        ("handicap = 10", "8:12: key `handicap`: a handicap is 2 to 9 stones, not 10"),
+        (
+            "handicap = 10",
+            "8:12: key `handicap`: a handicap is 1 (Black moves first, no stone placed) or 2 to 9 stones, not 10",
+        ),
+        (
+            "handicap = 1\nkomi = 0.5",
+            "key `komi`: a one-stone handicap (`handicap = 1`) takes White's compensation from each ruleset's handicap-komi; leave `komi` out",
+        ),
+        (
+            "handicap = 1\nto_move = \"W\"",
+            "key `to_move`: in a one-stone handicap Black moves first (AGA Rule 4)",
+        ),
         (
             "handicap = [\"C3\", \"C3\"]",
             "8:12: key `handicap`: handicap stone at C3: the point is given twice",

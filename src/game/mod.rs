@@ -67,7 +67,7 @@ pub enum Reason {
 /// Handicap stones the rules of play cannot start from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandicapError {
-    #[error("a handicap is 2 to 9 stones, not {0}: no ruleset places more than nine, and one stone is an even game without komi")]
+    #[error("a handicap is 2 to 9 stones placed, not {0}: no ruleset places more than nine, and a one-stone handicap places none (Black moves first)")]
     Count(usize),
     #[error("handicap stone at {0}: the point already holds a stone")]
     Occupied(Point),

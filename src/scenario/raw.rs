@@ -284,10 +284,20 @@ pub(crate) fn parse(
         parsed
     });
 
-    let handicap = match &raw.handicap {
-        None => Vec::new(),
-        Some(h) => read_handicap(&source, h, width, height, &mut errors),
+    let (handicap, one_stone) = match &raw.handicap {
+        None => (Vec::new(), false),
+        Some(h) => match read_handicap(&source, h, width, height, &mut errors) {
+            Handicap::OneStone => (Vec::new(), true),
+            Handicap::Placed(points) => (points, false),
+        },
     };
+    if let (true, Some(k)) = (one_stone, &raw.komi) {
+        errors.push(source.error(
+            &k.span(),
+            "komi",
+            "a one-stone handicap (`handicap = 1`) takes White's compensation from each ruleset's handicap-komi; leave `komi` out",
+        ));
+    }
     let to_move = match &raw.to_move {
         None if handicap.is_empty() => Color::Black,
         None => Color::White,
@@ -296,6 +306,13 @@ pub(crate) fn parse(
             Color::Black
         }),
     };
+    if let (Some(c), true, Color::White) = (&raw.to_move, one_stone, to_move) {
+        errors.push(source.error(
+            &c.span(),
+            "to_move",
+            "in a one-stone handicap Black moves first (AGA Rule 4)",
+        ));
+    }
     if let (Some(c), false) = (&raw.to_move, handicap.is_empty()) {
         if to_move == Color::Black {
             errors.push(source.error(
@@ -332,7 +349,7 @@ pub(crate) fn parse(
             .as_ref()
             .is_some_and(|h| *h.get_ref()),
     };
-    if let (Some(h), true) = (&raw.handicap_as_placed, raw.handicap.is_none()) {
+    if let (Some(h), true) = (&raw.handicap_as_placed, setup.handicap.is_empty()) {
         errors.push(source.error(
             &h.span(),
             "handicap_as_placed",
@@ -368,7 +385,19 @@ pub(crate) fn parse(
             })
             .collect(),
     };
-    let runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
+    let mut runs = resolve_runs(&source, spec, &named, &raw.run, &raw.set, komi, &mut errors);
+    if one_stone {
+        // A one-stone handicap places no stone: the game is played as an even game in which
+        // White receives the ruleset's handicap compensation instead of its even-game komi
+        // (AGA Rule 4: Black moves first, White gets the half point of Rule 3). No stone is
+        // placed, so there is nothing for the per-stone compensation of area counting to
+        // count. A run that sets the komi itself keeps it.
+        for run in &mut runs {
+            if !run.overrides.iter().any(|(axis, _)| axis == "komi") {
+                run.rules.komi = run.rules.handicap_komi;
+            }
+        }
+    }
     if let (Some(h), true) = (&raw.handicap, board_is_legal) {
         // What does not depend on the rules (the number of stones, empty distinct points) is
         // reported once; whether the placement must be the fixed one is checked per run.
@@ -777,9 +806,32 @@ fn find_contradictions(
     }
 }
 
-/// `handicap = 4` (the fixed placement of that many stones, AGA Rule 4) or
-/// `handicap = ["C3", "G7"]` (a free placement on the named points).
+/// What the `handicap` key asks for.
+enum Handicap {
+    /// `handicap = 1`: Black moves first and no stone is placed (AGA Rule 4).
+    OneStone,
+    /// Stones to place (none after an error, which is reported).
+    Placed(Vec<Point>),
+}
+
+/// `handicap = 4` (the fixed placement of that many stones, AGA Rule 4),
+/// `handicap = ["C3", "G7"]` (a free placement on the named points) or `handicap = 1` (a
+/// one-stone handicap, which places no stone).
 fn read_handicap(
+    source: &Source,
+    value: &Spanned<toml::Value>,
+    width: u8,
+    height: u8,
+    errors: &mut Vec<Located>,
+) -> Handicap {
+    if matches!(value.get_ref(), toml::Value::Integer(1)) {
+        return Handicap::OneStone;
+    }
+    Handicap::Placed(read_handicap_points(source, value, width, height, errors))
+}
+
+/// The points of a placed handicap (see [`read_handicap`]).
+fn read_handicap_points(
     source: &Source,
     value: &Spanned<toml::Value>,
     width: u8,
@@ -798,7 +850,9 @@ fn read_handicap(
                 ));
             };
             if stones as usize > handicap::MAX_HANDICAP || stones < 2 {
-                return fail(format!("a handicap is 2 to 9 stones, not {stones}"));
+                return fail(format!(
+                    "a handicap is 1 (Black moves first, no stone placed) or 2 to 9 stones, not {stones}"
+                ));
             }
             let fixed = (width == height)
                 .then(|| handicap::fixed_points(Pattern::Traditional, width, stones))
