@@ -271,7 +271,7 @@ pub(super) fn clock_command(path: &Path) -> CommandResult {
         }
         None => println!("control: no clocks (VI.E.5: more than 30 minutes absent forfeits)"),
     }
-    let mut clocks = Clocks::new(file.control, file.first);
+    let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
     for (k, e) in file.events.iter().enumerate() {
         clocks
             .apply(e.at, e.event)
@@ -284,7 +284,7 @@ pub(super) fn clock_command(path: &Path) -> CommandResult {
 /// A scenario's clock case event by event; refused events are shown as such and change
 /// nothing but the time.
 fn print_replay(file: &crate::scenario::tournament::ClockFile) {
-    let mut clocks = Clocks::new(file.control, file.first);
+    let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
     for (k, e) in file.events.iter().enumerate() {
         match clocks.apply(e.at, e.event) {
             Ok(()) => println!("  {:>3}. {:<24} {clocks}", k + 1, e.event.to_string()),

@@ -274,7 +274,7 @@ fn standings_values(file: &CrosstableFile, put: &mut impl FnMut(&str, String)) {
 
 /// The clock values after each event (0: after `begin` is not yet applied, i.e. the set-up).
 pub fn clock_values(file: &ClockFile) -> BTreeMap<(Option<usize>, String), String> {
-    let mut clocks = Clocks::new(file.control, file.first);
+    let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
     let mut out = BTreeMap::new();
     snapshot(&clocks, 0, &mut out);
     for (k, e) in file.events.iter().enumerate() {

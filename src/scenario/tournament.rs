@@ -23,7 +23,7 @@ use crate::board::Color;
 use crate::rules::Komi;
 use crate::spec::location::{Located, Source};
 use crate::spec::{is_slug, Spec};
-use crate::tournament::clock::{Event, StopReason};
+use crate::tournament::clock::{Event, StopReason, StopRules};
 use crate::tournament::crosstable::{Crosstable, CrosstableError, Game, Half, Outcome};
 use crate::tournament::handicap::{KomiRule, System};
 use crate::tournament::rank::Rank;
@@ -119,6 +119,8 @@ pub struct ClockFile {
     /// `None`: a game without clocks.
     pub control: Option<TimeControl>,
     pub first: Color,
+    /// Whose reasons to stop both clocks apply.
+    pub stops: StopRules,
     pub events: Vec<TimedEvent>,
 }
 
@@ -262,6 +264,8 @@ struct RawClock {
     control: Option<Spanned<RawControl>>,
     clocks: Option<Spanned<bool>>,
     first: Option<Spanned<String>>,
+    /// Whose reasons to stop both clocks apply: `aga-tournament` (default) or `bga`.
+    stops: Option<Spanned<String>>,
     /// Absent in a file that only gives a time control (`goconform referee --time-control`).
     #[serde(default)]
     events: Vec<Spanned<String>>,
@@ -275,6 +279,7 @@ struct ClockCase {
     control: Option<Spanned<RawControl>>,
     clocks: Option<Spanned<bool>>,
     first: Option<Spanned<String>>,
+    stops: Option<Spanned<String>>,
     events: Vec<Spanned<String>>,
     #[serde(default)]
     expect: Vec<Spanned<ClockExpect>>,
@@ -658,6 +663,7 @@ pub fn parse_event(text: &str) -> Result<(u64, Event), String> {
                 (Some("prisoners"), 2) => StopReason::Prisoners,
                 (Some("end"), 2) => StopReason::End,
                 (Some("protest"), 2) => StopReason::Protest,
+                (Some("violation"), 2) => StopReason::Violation,
                 (Some("capture"), 3) => StopReason::Capture(
                     rest[2]
                         .parse()
@@ -667,7 +673,7 @@ pub fn parse_event(text: &str) -> Result<(u64, Event), String> {
                     return Err("an adjournment stops the clocks by sealing the move (C.3.c): `seal B`".to_string())
                 }
                 _ => {
-                    return Err("E.10 lets both clocks stop only for: td, capture N (more than one stone), prisoners, end, protest".to_string())
+                    return Err("E.10 lets both clocks stop only for: td, capture N (more than one stone), prisoners, end, protest; the BGA's rules also for a violation (`stop violation`)".to_string())
                 }
             };
             Event::Stop(reason)
@@ -686,6 +692,7 @@ fn clock_file(
     control_raw: Option<&Spanned<RawControl>>,
     clocks: Option<&Spanned<bool>>,
     first: Option<&Spanned<String>>,
+    stops: Option<&Spanned<String>>,
     events: &[Spanned<String>],
 ) -> Option<ClockFile> {
     let without = clocks.is_some_and(|c| !*c.get_ref());
@@ -721,6 +728,20 @@ fn clock_file(
         Some(f) => colour(ctx, f, "first"),
         None => Some(Color::Black),
     };
+    let stops = match stops {
+        None => Some(StopRules::default()),
+        Some(w) => {
+            let parsed = StopRules::parse(w.get_ref());
+            if parsed.is_none() {
+                ctx.err(
+                    &w.span(),
+                    "stops",
+                    "expected `aga-tournament` (E.10's reasons) or `bga` (also while sorting out a violation)",
+                );
+            }
+            parsed
+        }
+    };
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         match parse_event(e.get_ref()) {
@@ -739,6 +760,7 @@ fn clock_file(
     Some(ClockFile {
         control: control?,
         first: first?,
+        stops: stops?,
         events: out,
     })
 }
@@ -1406,6 +1428,7 @@ fn clock_case(c: &ClockCase, ctx: &mut Ctx) -> Option<Input> {
         c.control.as_ref(),
         c.clocks.as_ref(),
         c.first.as_ref(),
+        c.stops.as_ref(),
         &c.events,
     );
     for (k, e) in c.expect.iter().enumerate() {
@@ -1800,6 +1823,7 @@ pub fn read_clock_file(path: &Path, text: &str) -> Result<ClockFile, Vec<Located
         raw.control.as_ref(),
         raw.clocks.as_ref(),
         raw.first.as_ref(),
+        raw.stops.as_ref(),
         &raw.events,
     );
     match file {

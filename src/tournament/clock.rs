@@ -53,6 +53,36 @@ pub enum StopReason {
     End,
     /// E.10.f.
     Protest,
+    /// Sorting out a rule violation: the BGA summary requires the clocks stopped meanwhile
+    /// (its 'Illegal and Irregular moves' section); E.10 lists no such reason, so under the
+    /// Tournament Rules the players stop for the director or a protest instead.
+    Violation,
+}
+
+/// Whose list of reasons for stopping both clocks applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopRules {
+    /// AGA Tournament Rules E.10: only the reasons it lists.
+    #[default]
+    TournamentRules,
+    /// The BGA summary: also while the players sort out a rule violation.
+    Bga,
+}
+
+impl StopRules {
+    /// The word clock files use (`stops = "bga"`).
+    pub fn word(self) -> &'static str {
+        match self {
+            StopRules::TournamentRules => "aga-tournament",
+            StopRules::Bga => "bga",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<StopRules> {
+        [StopRules::TournamentRules, StopRules::Bga]
+            .into_iter()
+            .find(|r| r.word() == word)
+    }
 }
 
 impl fmt::Display for StopReason {
@@ -63,6 +93,7 @@ impl fmt::Display for StopReason {
             StopReason::Prisoners => f.write_str("prisoners"),
             StopReason::End => f.write_str("end"),
             StopReason::Protest => f.write_str("protest"),
+            StopReason::Violation => f.write_str("violation"),
         }
     }
 }
@@ -157,6 +188,8 @@ pub enum ClockError {
         "E.10.c allows stopping the clocks to take off a capture of more than one stone, not {0}"
     )]
     SmallCapture(u32),
+    #[error("E.10 gives no stop for sorting out a rule violation: stop the clocks for the director (`stop td`) or to lodge a protest (`stop protest`); the BGA's rules (`stops = \"bga\"`) stop them for it")]
+    ViolationStop,
     #[error("the time control has no overtime to place the players in")]
     NoOvertime,
     #[error("a dispute reopens a game that ended normally (`stop end`)")]
@@ -177,7 +210,7 @@ impl ClockError {
             ClockError::Stopped => "stopped",
             ClockError::NotStopped => "not-stopped",
             ClockError::NotAbsent(_) => "not-absent",
-            ClockError::SmallCapture(_) => "stop-reason",
+            ClockError::SmallCapture(_) | ClockError::ViolationStop => "stop-reason",
             ClockError::NoOvertime => "no-overtime",
             ClockError::NotEnded => "not-ended",
             ClockError::NoClocks => "no-clocks",
@@ -266,12 +299,19 @@ pub struct Clocks {
     phases: [Phase; 2],
     absent: [bool; 2],
     decision: Option<Decision>,
+    stops: StopRules,
 }
 
 /// The E.5 grace without clocks: more than 30 minutes late forfeits.
 pub const ABSENCE_FORFEIT: u64 = 30 * 60 * 1000;
 
 impl Clocks {
+    /// The same clocks under another list of reasons to stop them.
+    pub fn with_stops(mut self, stops: StopRules) -> Clocks {
+        self.stops = stops;
+        self
+    }
+
     /// Clocks set to `control` (or a game without clocks), `first` to move first.
     pub fn new(control: Option<TimeControl>, first: Color) -> Clocks {
         let start = control.map_or(Phase::Main { left: 0 }, |c| Phase::Main {
@@ -286,6 +326,7 @@ impl Clocks {
             phases: [start; 2],
             absent: [false; 2],
             decision: None,
+            stops: StopRules::default(),
         }
     }
 
@@ -412,6 +453,9 @@ impl Clocks {
                     if n < 2 {
                         return Err(ClockError::SmallCapture(n));
                     }
+                }
+                if reason == StopReason::Violation && self.stops == StopRules::TournamentRules {
+                    return Err(ClockError::ViolationStop);
                 }
                 self.running = Running::Stopped {
                     resume: c,
