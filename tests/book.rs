@@ -179,6 +179,16 @@ fn the_book_names_no_path_of_the_machine_that_built_it() {
     let said = String::from_utf8_lossy(&run.stdout);
     assert!(said.starts_with("wrote "), "{said}");
     let page = std::fs::read_to_string(out.join("scenarios/basic-ko.html")).unwrap();
+    // Readable by the user a web server runs as, not only by its owner.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(out.join("index.html"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o044, 0o044, "index.html has mode {mode:o}");
+    }
     assert!(page.contains("<code>conformance/ko/basic-ko.toml</code>"));
     assert!(!page.contains(env!("CARGO_MANIFEST_DIR")));
     // The same command again rewrites the same files.

@@ -107,12 +107,8 @@ pub(super) fn show_svg(scenario: &Scenario, filter: Option<&str>, out: &Path) ->
                 name.push_str(&figure.runs[0]);
             }
             let path = out.join(format!("{name}.svg"));
-            let mut file = tempfile::NamedTempFile::new_in(out)
-                .map_err(|e| format!("cannot write in {}: {e}", out.display()))?;
-            std::io::Write::write_all(&mut file, figure.diagram.svg_document().as_bytes())
+            crate::book::write_whole(&path, figure.diagram.svg_document().as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            file.persist(&path)
-                .map_err(|e| format!("cannot write {}: {}", path.display(), e.error))?;
             println!(
                 "{}  {} (under {})",
                 path.display(),
