@@ -1077,3 +1077,23 @@ fn a_handicap_game_scores_with_handicap_komi_and_compensation() {
         "{board}"
     );
 }
+
+#[test]
+fn an_overlong_command_is_refused_without_echo_and_the_session_goes_on() {
+    let long = format!(
+        "7 play B {}\n",
+        "A".repeat(goconform::gtp::MAX_COMMAND_BYTES)
+    );
+    let script = format!("1 boardsize 9\n{long}2 play B D4\n");
+    let got = answers(&script);
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].trim_end(), "=1");
+    assert_eq!(
+        got[1],
+        format!(
+            "? command longer than {} bytes",
+            goconform::gtp::MAX_COMMAND_BYTES
+        )
+    );
+    assert_eq!(got[2].trim_end(), "=2");
+}

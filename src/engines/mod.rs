@@ -10,6 +10,7 @@
 pub mod goban;
 pub mod gtp;
 pub mod jsonl;
+pub mod lines;
 pub mod process;
 pub mod protocol;
 pub mod serve;

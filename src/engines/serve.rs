@@ -8,11 +8,12 @@
 //! `error` whose `id` is `null`, and a panic of the referee with an `error` for that request.
 
 use std::collections::BTreeSet;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use serde_json::{json, Value};
 
+use super::lines::{read_bounded_line, BoundedLine};
 use super::protocol::{
     ErrorReply, HelloReply, Reply, Request, RunRequest, RunResult, Skipped, WireObservation,
     WireStep, MAX_LINE_BYTES,
@@ -33,14 +34,10 @@ pub fn serve_referee(
 ) -> io::Result<()> {
     let mut buffer = Vec::new();
     loop {
-        buffer.clear();
-        let limit = MAX_LINE_BYTES as u64 + 1;
-        let read = input.by_ref().take(limit).read_until(b'\n', &mut buffer)?;
-        if read == 0 {
+        let read = read_bounded_line(&mut input, &mut buffer, MAX_LINE_BYTES)?;
+        let reply = if read == BoundedLine::End {
             return Ok(());
-        }
-        let reply = if buffer.len() > MAX_LINE_BYTES && buffer.last() != Some(&b'\n') {
-            skip_line(&mut input)?;
+        } else if read == BoundedLine::TooLong {
             Reply::Error(ErrorReply {
                 id: None,
                 message: format!("the request is longer than {MAX_LINE_BYTES} bytes"),
@@ -64,26 +61,6 @@ pub fn serve_referee(
         };
         writeln!(output, "{}", reply.to_line())?;
         output.flush()?;
-    }
-}
-
-/// The rest of an overlong line, up to and including its newline.
-fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(());
-        }
-        match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                input.consume(i + 1);
-                return Ok(());
-            }
-            None => {
-                let n = chunk.len();
-                input.consume(n);
-            }
-        }
     }
 }
 

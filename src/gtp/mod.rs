@@ -105,6 +105,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use crate::board::{Board, Color, Move, Point, MAX_SIDE, MIN_SIDE};
+use crate::engines::lines::{read_bounded_line, BoundedLine};
 use crate::game::counting::{self, format_points};
 use crate::game::handicap;
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
@@ -203,6 +204,11 @@ pub enum FileAccess {
     Refused,
 }
 
+/// The longest command line read: 64 KiB, far beyond any command of the protocol (a
+/// `set_free_handicap` of 361 points is under 2 KiB), so that an endless line cannot take all
+/// the memory and an error never echoes megabytes back.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
 /// [`serve`], with file access as given.
 pub fn serve_with(
     mut input: impl BufRead,
@@ -216,9 +222,15 @@ pub fn serve_with(
     engine.files = files;
     let mut raw = Vec::new();
     loop {
-        raw.clear();
-        if input.read_until(b'\n', &mut raw)? == 0 {
-            return Ok(());
+        match read_bounded_line(&mut input, &mut raw, MAX_COMMAND_BYTES)? {
+            BoundedLine::End => return Ok(()),
+            BoundedLine::TooLong => {
+                // Nothing of it is echoed back: the id cannot be read either.
+                let text = format!("command longer than {MAX_COMMAND_BYTES} bytes");
+                protocol::respond(&mut output, false, None, &text)?;
+                continue;
+            }
+            BoundedLine::Line => {}
         }
         let line = protocol::clean(&raw);
         if line.is_empty() {
