@@ -120,6 +120,7 @@ pub fn scenario(
         setup: case.setup.clone(),
         set: set.clone(),
         komi: None,
+        one_stone_handicap: false,
         runs: vec![Run {
             label: BASE_RULESET.to_string(),
             ruleset: BASE_RULESET.to_string(),

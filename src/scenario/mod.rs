@@ -158,6 +158,9 @@ pub struct Scenario {
     pub set: Vec<(String, String)>,
     /// The scenario-wide komi, already applied to every run (even and handicap komi).
     pub komi: Option<Komi>,
+    /// A one-stone handicap (`handicap = 1`, AGA Rule 4): no stone placed, Black first, and
+    /// each run's komi already set to its ruleset's handicap komi.
+    pub one_stone_handicap: bool,
     pub runs: Vec<Run>,
     pub events: Vec<Event>,
     /// Line of each event in the file.

@@ -720,6 +720,7 @@ pub(crate) fn parse(
             .filter_map(|(axis, value)| axis_word(value.get_ref()).map(|w| (axis.clone(), w)))
             .collect(),
         komi,
+        one_stone_handicap: one_stone,
         runs,
         events,
         event_lines,

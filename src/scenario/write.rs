@@ -57,7 +57,9 @@ pub fn to_toml(scenario: &Scenario) -> String {
     if let Some(komi) = s.komi {
         line(&mut out, "komi", &number(komi.half_points()));
     }
-    if s.setup.handicap.is_empty() {
+    if s.one_stone_handicap {
+        line(&mut out, "handicap", "1");
+    } else if s.setup.handicap.is_empty() {
         line(&mut out, "to_move", &quote(&s.setup.to_move.to_string()));
     } else {
         line(&mut out, "handicap", &points(&s.setup.handicap));

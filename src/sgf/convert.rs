@@ -110,6 +110,7 @@ pub fn to_scenario(record: &Record, rulesets: &[String], spec: &Spec) -> Result<
             vec![("handicap-placement".to_string(), "free".to_string())]
         },
         komi: record.komi.as_ref().map(|k| k.komi),
+        one_stone_handicap: false,
         runs,
         events,
         event_lines,
