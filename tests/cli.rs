@@ -594,3 +594,23 @@ fn filters_select_scenarios_by_id_clause_and_topic() {
     let unknown = goconform(&["check", "--clause", "no-such-clause"]);
     assert_eq!(unknown.status.code(), Some(2));
 }
+
+#[test]
+fn show_takes_a_scenario_id_as_explain_prints_it() {
+    let out = goconform(&["show", "basic-ko", "--rules", "aga"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.starts_with("basic-ko: Basic ko"), "{t}");
+    assert!(t.contains("== under aga =="), "{t}");
+    // A tournament scenario by id too.
+    let out = goconform(&["show", "clocks-stopped-for-a-violation"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // Neither a file nor an id: the close ids are named.
+    let out = goconform(&["show", "basic"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("`basic` is neither a file nor a scenario id; did you mean: basic-ko"),
+        "{}",
+        text(&out)
+    );
+}

@@ -548,7 +548,10 @@ pub(super) fn show(
         if game.is_some() {
             return Err("--game is for SGF records".to_string());
         }
-        let suite = load_suite(root, &[path.to_path_buf()], &spec)?;
+        let suite = match scenario_by_id(root, &spec, path)? {
+            Some(suite) => suite,
+            None => load_suite(root, &[path.to_path_buf()], &spec)?,
+        };
         let Some(s) = suite.scenarios.into_iter().next() else {
             if let Some(t) = suite.tournament.first() {
                 return Ok(super::tournament::show(t));
@@ -660,6 +663,46 @@ pub(super) fn show(
         ));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The scenario named by `name` when it is a scenario id rather than a path (`show basic-ko`,
+/// as `explain` and reports name scenarios): a suite of that one scenario. `None` when `name`
+/// is a file or folder on disk or could be a path; an error naming close ids when it is
+/// neither a path nor an id.
+fn scenario_by_id(
+    root: &Project,
+    spec: &crate::spec::Spec,
+    name: &Path,
+) -> Result<Option<Suite>, String> {
+    let Some(id) = name.to_str().filter(|n| crate::spec::is_slug(n)) else {
+        return Ok(None);
+    };
+    if name.exists() {
+        return Ok(None);
+    }
+    let mut suite = load_suite(root, &[], spec)?;
+    suite.scenarios.retain(|s| s.id == id);
+    suite.tournament.retain(|t| t.id == id);
+    if !suite.scenarios.is_empty() || !suite.tournament.is_empty() {
+        return Ok(Some(suite));
+    }
+    let all = load_suite(root, &[], spec)?;
+    let close: Vec<&str> = all
+        .scenarios
+        .iter()
+        .map(|s| s.id.as_str())
+        .chain(all.tournament.iter().map(|t| t.id.as_str()))
+        .filter(|s| s.contains(id) || id.contains(s))
+        .take(8)
+        .collect();
+    Err(if close.is_empty() {
+        format!("`{id}` is neither a file nor a scenario id (`goconform explain CLAUSE` lists the scenarios of a clause)")
+    } else {
+        format!(
+            "`{id}` is neither a file nor a scenario id; did you mean: {}",
+            close.join(", ")
+        )
+    })
 }
 
 fn print_board(game: &Game) {

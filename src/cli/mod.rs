@@ -68,7 +68,8 @@ enum Command {
     /// Show a scenario or an SGF record move by move: the position after each move, with the
     /// verdicts; or write it as SGF.
     Show {
-        /// A scenario (.toml) or an SGF record (.sgf).
+        /// A scenario (.toml, or its id as `explain` lists it, e.g. basic-ko) or an SGF
+        /// record (.sgf).
         scenario: PathBuf,
         /// Only the runs of this ruleset (for a record: the ruleset to play it under, default
         /// the one its RU names).
