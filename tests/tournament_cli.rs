@@ -357,3 +357,37 @@ fn a_broken_tournament_scenario_is_located() {
         "{out}"
     );
 }
+
+#[test]
+fn a_name_longer_than_a_format_width_is_printed_whole() {
+    // A format width stops at 65,535; a name past it once made `standings` panic.
+    let long = "L".repeat(70_000);
+    let toml = write(
+        "long-name.toml",
+        &TOML_TABLE
+            .replace("name = \"A\"", &format!("name = \"{long}\""))
+            .replace("\"A-\"", &format!("\"{long}-\""))
+            .replace("\"A+\"", &format!("\"{long}+\"")),
+    );
+    let csv = write(
+        "long-name.csv",
+        &CSV_TABLE
+            .replace("\nA,", &format!("\n{long},"))
+            .replace("A-", &format!("{long}-"))
+            .replace("A+", &format!("{long}+")),
+    );
+    for path in [toml, csv] {
+        let out = run(&["standings", &path, "--seed", "5"], 0);
+        assert!(out.contains(&long), "the long name is not printed");
+        // Every row is padded to the longest name, so the score column starts at the same
+        // place in all six.
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 6, "{}", rows.len());
+        let score_at = 5 + 2 + long.len() + 2;
+        for r in &rows {
+            assert!(r.len() > score_at + 5, "a short row");
+            assert_eq!(&r[score_at - 2..score_at], "  ");
+            assert_ne!(&r[score_at..score_at + 5], "     ");
+        }
+    }
+}

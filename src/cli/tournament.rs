@@ -222,10 +222,24 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         t.rounds(),
         words.join(", ")
     );
-    let width = t.players.iter().map(|p| p.len()).max().unwrap_or(4).max(6);
+    let width = t
+        .players
+        .iter()
+        .map(|p| p.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(6);
     let mut header = format!(
-        "{:>5}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
-        "place", "player", "score", "sos", "sodos", "median", "saco", "cum", "decided by"
+        "{:>5}  {}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+        "place",
+        padded("player", width),
+        "score",
+        "sos",
+        "sodos",
+        "median",
+        "saco",
+        "cum",
+        "decided by"
     );
     if !prizes.is_empty() {
         header.push_str("  prize");
@@ -235,9 +249,9 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| Half(i64::from(v)).to_string());
         let h = |v: u32| Half(i64::from(v)).to_string();
         let mut line = format!(
-            "{:>5}  {:<width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+            "{:>5}  {}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
             r.place,
-            t.players[r.player],
+            padded(&t.players[r.player], width),
             h(r.score),
             h(r.sos),
             h(r.sodos),
@@ -389,4 +403,13 @@ pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandRe
         println!("  komi under {name:<20} {}; {draw}", rule.komi(h.stones));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `text` followed by spaces up to `width` characters. Not `{:<width$}`: a format width is at
+/// most 65,535, and a player's name may be longer.
+fn padded(text: &str, width: usize) -> String {
+    format!(
+        "{text}{}",
+        " ".repeat(width.saturating_sub(text.chars().count()))
+    )
 }
