@@ -713,3 +713,44 @@ fn a_pipelined_game_meets_each_fault_at_the_same_event() {
         }
     );
 }
+
+/// The set-up file GNU Go loads is created afresh under an unpredictable name: a link planted
+/// at the name the bridge once used (`goconform-gtp-<pid>-<n>.sgf` in the temporary folder)
+/// is never followed, so nothing outside is overwritten.
+#[cfg(unix)]
+#[test]
+fn the_set_up_file_never_follows_a_planted_link() {
+    let Some(binary) = gnugo() else { return };
+    let target = tempfile::tempdir().expect("a folder");
+    let victim = target.path().join("victim.txt");
+    std::fs::write(&victim, "mine").unwrap();
+    let mut planted = Vec::new();
+    for n in 0..8 {
+        let link =
+            std::env::temp_dir().join(format!("goconform-gtp-{}-{n}.sgf", std::process::id()));
+        if std::os::unix::fs::symlink(&victim, &link).is_ok() {
+            planted.push(link);
+        }
+    }
+    let suite = Suite::from_texts(
+        &[(
+            root().join("conformance/handicap/gtp-handicap-and-setup.toml"),
+            HANDICAP_SETUP.to_string(),
+        )],
+        &spec(),
+    )
+    .expect("the test scenario loads");
+    let report = run(&suite, &gnugo_profile("gnugo", &binary), 1, |_, l| {
+        l == "simple"
+    });
+    for link in &planted {
+        let _ = std::fs::remove_file(link);
+    }
+    assert_eq!(
+        report.trials[0].outcome,
+        Outcome::Pass,
+        "{}",
+        listing(&suite, &report)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine");
+}

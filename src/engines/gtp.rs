@@ -65,8 +65,7 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::process::{show_duration, split_command, EngineProcess};
@@ -761,8 +760,21 @@ impl GtpEngine {
         rules: &Rules,
         setup: &Setup,
     ) -> Result<Result<(), Unsupported>, EngineError> {
-        let path = setup_file_path();
-        let shown = path.to_string_lossy().into_owned();
+        // A fresh file of an unpredictable name, created exclusively (never through a link
+        // someone planted under a name we would use), removed when dropped.
+        let file = tempfile::Builder::new()
+            .prefix("goconform-gtp-")
+            .suffix(".sgf")
+            .tempfile();
+        let mut file = match file {
+            Ok(f) => f,
+            Err(e) => {
+                return Ok(Err(Unsupported(format!(
+                    "cannot create a set-up file in the temporary folder: {e}"
+                ))))
+            }
+        };
+        let shown = file.path().to_string_lossy().into_owned();
         if shown
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || c == '#')
@@ -771,13 +783,15 @@ impl GtpEngine {
                 "the set-up file {shown} cannot be named in a GTP command"
             ))));
         }
-        if let Err(e) = std::fs::write(&path, setup_sgf(rules, setup)) {
+        let written = std::io::Write::write_all(&mut file, setup_sgf(rules, setup).as_bytes())
+            .and_then(|()| std::io::Write::flush(&mut file));
+        if let Err(e) = written {
             return Ok(Err(Unsupported(format!(
                 "cannot write the set-up file {shown}: {e}"
             ))));
         }
         let answer = self.command(&format!("loadsgf {shown}"));
-        let _ = std::fs::remove_file(&path);
+        drop(file);
         Ok(answer?.map(|_| ()).map_err(|why| {
             Unsupported(format!(
                 "the engine does not load the set-up (loadsgf): {why}"
@@ -947,13 +961,6 @@ fn komi_of(rules: &Rules, setup: &Setup) -> crate::rules::Komi {
     } else {
         rules.komi
     }
-}
-
-/// A fresh name for a set-up file in the temporary folder.
-fn setup_file_path() -> PathBuf {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("goconform-gtp-{}-{n}.sgf", std::process::id()))
 }
 
 /// The set-up as an SGF game with no moves: size, komi, handicap and stones as `AB`/`AW`,
