@@ -54,6 +54,7 @@ pub mod book;
 pub mod cli;
 pub mod conformance;
 pub mod engines;
+pub mod files;
 pub mod fuzzing;
 pub mod game;
 pub mod gtp;

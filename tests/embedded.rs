@@ -237,3 +237,29 @@ fn export_sgf_writes_every_scenario_as_a_record_with_its_expectations() {
     assert!(forced.status.success(), "{}", text(&forced));
     assert_eq!(std::fs::read_to_string(&record).unwrap(), written);
 }
+
+/// A link inside the target folder, even a dangling one, is never written through: without
+/// `--force` it is a file that would be overwritten, and with it the link itself is replaced.
+#[cfg(unix)]
+#[test]
+fn export_never_writes_through_a_link() {
+    let scratch = Scratch::new("link");
+    let dir = scratch.path().join("project");
+    let outside = scratch.path().join("outside.toml");
+    std::fs::create_dir_all(dir.join("spec").join("rulesets")).unwrap();
+    let link = dir.join("spec").join("rulesets").join("aga.toml");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let dir_text = dir.to_str().unwrap();
+
+    let refused = goconform_in(scratch.path(), &["export", dir_text]);
+    let t = text(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{t}");
+    assert!(t.contains(link.to_str().unwrap()), "{t}");
+    assert!(!outside.exists(), "export wrote through the dangling link");
+
+    let forced = goconform_in(scratch.path(), &["export", "--force", dir_text]);
+    assert!(forced.status.success(), "{}", text(&forced));
+    assert!(!outside.exists(), "--force wrote through the link");
+    let m = std::fs::symlink_metadata(&link).unwrap();
+    assert!(m.file_type().is_file(), "the link is replaced by the file");
+}

@@ -143,32 +143,10 @@ impl Book {
             let path = dir.join(relative);
             let folder = path.parent().unwrap_or(dir);
             std::fs::create_dir_all(folder).map_err(io(folder))?;
-            write_whole(&path, text.as_bytes()).map_err(io(&path))?;
+            crate::files::write_whole(&path, text.as_bytes()).map_err(io(&path))?;
         }
         Ok(())
     }
-}
-
-/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, renamed into
-/// place. The file is readable by everyone (0644 on Unix, as a plain write under the usual
-/// umask would leave it), since a site is served by another user; a temporary file alone
-/// would be the owner's only.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut temporary = tempfile::NamedTempFile::new_in(folder)?;
-    std::io::Write::write_all(&mut temporary, bytes)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temporary
-            .as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    temporary.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// `f` over `items` on rayon's pool, in order; the first error wins.

@@ -107,7 +107,7 @@ pub(super) fn show_svg(scenario: &Scenario, filter: Option<&str>, out: &Path) ->
                 name.push_str(&figure.runs[0]);
             }
             let path = out.join(format!("{name}.svg"));
-            crate::book::write_whole(&path, figure.diagram.svg_document().as_bytes())
+            crate::files::write_whole(&path, figure.diagram.svg_document().as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!(
                 "{}  {} (under {})",

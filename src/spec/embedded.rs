@@ -102,6 +102,16 @@ pub fn write_files(
     if !overwrite {
         let mut differing = Vec::new();
         for (target, text) in &targets {
+            // A link counts as a file that differs, even one pointing at a file with the same
+            // text or at nothing: writing through it would write outside the folder.
+            match std::fs::symlink_metadata(target) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    differing.push(target.clone());
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                _ => {}
+            }
             match std::fs::read(target) {
                 Ok(existing) if existing == text.as_bytes() => {}
                 Ok(_) => differing.push(target.clone()),
@@ -120,7 +130,8 @@ pub fn write_files(
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(io(parent))?;
         }
-        std::fs::write(target, text).map_err(io(target))?;
+        // Renamed into place: a link standing there (with --force) is replaced, not followed.
+        crate::files::write_whole(target, text.as_bytes()).map_err(io(target))?;
     }
     Ok(targets.len())
 }
