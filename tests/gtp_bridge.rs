@@ -521,8 +521,12 @@ fn fake_profile(python: &str, binary: &Path, mode: &str, marker: &Path) -> GtpPr
 }
 
 fn marker(mode: &str) -> PathBuf {
+    // One name per call: tests run in parallel in one process, and two that used the same
+    // mode once removed each other's marker, so a fake engine struck twice.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let path = std::env::temp_dir().join(format!(
-        "goconform-fake-gtp-{}-{mode}.struck",
+        "goconform-fake-gtp-{}-{n}-{mode}.struck",
         std::process::id()
     ));
     let _ = std::fs::remove_file(&path);
