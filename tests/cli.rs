@@ -614,3 +614,24 @@ fn show_takes_a_scenario_id_as_explain_prints_it() {
         text(&out)
     );
 }
+
+#[test]
+fn filters_that_select_nothing_are_an_error_not_a_pass() {
+    let out = goconform(&["check", "--topic", "bogus"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("unknown topic `bogus`; topics: capture, clock,"),
+        "{}",
+        text(&out)
+    );
+    let out = goconform(&["check", "--id", "zzzz"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("the filters select no scenario"),
+        "{}",
+        text(&out)
+    );
+    // A filter that selects only tournament scenarios still runs them.
+    let out = goconform(&["check", "--topic", "clock"]);
+    assert!(out.status.success(), "{}", text(&out));
+}

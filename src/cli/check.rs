@@ -110,6 +110,27 @@ impl SelectArgs {
             }
         }
         let trials = select(&suite, |s, run| self.selects(s) && run_matches(run, filter));
+        let filtered = self.id.is_some() || self.topic.is_some() || self.clause.is_some();
+        if filtered
+            && trials.is_empty()
+            && !suite.tournament.iter().any(|t| self.selects_tournament(t))
+        {
+            // A typo must not select nothing and pass.
+            let mut topics: Vec<&str> = suite
+                .scenarios
+                .iter()
+                .map(|s| s.topic.as_str())
+                .chain(suite.tournament.iter().map(|t| t.topic.as_str()))
+                .collect();
+            topics.sort_unstable();
+            topics.dedup();
+            return Err(match self.topic.as_deref() {
+                Some(t) if !topics.contains(&t) => {
+                    format!("unknown topic `{t}`; topics: {}", topics.join(", "))
+                }
+                _ => "the filters select no scenario (--id matches part of an id; `goconform explain CLAUSE` lists a clause's scenarios)".to_string(),
+            });
+        }
         Ok(Selected {
             spec,
             suite,
