@@ -219,19 +219,13 @@ fn a_folder_that_is_not_a_book_is_left_alone() {
     assert_eq!(left.len(), 1);
 }
 
-#[test]
-fn show_writes_one_svg_per_diagram() {
+/// Runs `show FILE --format svg` into a fresh folder; the folder and the file names, sorted.
+fn show_svg(file: &str) -> (tempfile::TempDir, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_goconform"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "show",
-            "conformance/ko/basic-ko.toml",
-            "--format",
-            "svg",
-            "--out",
-            dir.path().to_str().unwrap(),
-        ])
+        .args(["show", file, "--format", "svg", "--out"])
+        .arg(dir.path())
         .output()
         .unwrap();
     assert!(run.status.success(), "{run:?}");
@@ -240,6 +234,12 @@ fn show_writes_one_svg_per_diagram() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    (dir, names)
+}
+
+#[test]
+fn show_writes_one_svg_per_diagram() {
+    let (dir, names) = show_svg("conformance/ko/basic-ko.toml");
     // The set-up and the nine checked moves, every run in the same position at each.
     let wanted: Vec<String> = (0..=9).map(|k| format!("basic-ko-{k:03}.svg")).collect();
     assert_eq!(names, wanted);
@@ -286,25 +286,7 @@ fn where_runs_part_the_diagrams_part_too() {
 
 #[test]
 fn a_game_record_shows_its_set_up_and_its_last_position() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = Command::new(env!("CARGO_BIN_EXE_goconform"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "show",
-            "tests/fixtures/sgf/counted-5x5.sgf",
-            "--format",
-            "svg",
-            "--out",
-            dir.path().to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{run:?}");
-    let mut names: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let (dir, names) = show_svg("tests/fixtures/sgf/counted-5x5.sgf");
     assert_eq!(names, ["counted-5x5-000.svg", "counted-5x5-013.svg"]);
     // The last position numbers the moves that still stand.
     let last = std::fs::read_to_string(dir.path().join("counted-5x5-013.svg")).unwrap();

@@ -437,17 +437,22 @@ after = 3
 illegal = "ko"
 "#;
 
-#[test]
-fn handicap_and_setup_stones_by_loadsgf_and_by_play() {
-    let Some(binary) = gnugo() else { return };
-    let suite = Suite::from_texts(
+/// [`HANDICAP_SETUP`] as a suite of one scenario.
+fn handicap_setup_suite() -> Suite {
+    Suite::from_texts(
         &[(
             root().join("conformance/handicap/gtp-handicap-and-setup.toml"),
             HANDICAP_SETUP.to_string(),
         )],
         &spec(),
     )
-    .expect("the test scenario loads");
+    .expect("the test scenario loads")
+}
+
+#[test]
+fn handicap_and_setup_stones_by_loadsgf_and_by_play() {
+    let Some(binary) = gnugo() else { return };
+    let suite = handicap_setup_suite();
     // GNU Go by loadsgf: both ko rules.
     for (profile, label) in [("gnugo", "simple"), ("gnugo-positional", "positional")] {
         let report = run(&suite, &gnugo_profile(profile, &binary), 1, |_, l| {
@@ -736,14 +741,7 @@ fn the_set_up_file_never_follows_a_planted_link() {
             planted.push(link);
         }
     }
-    let suite = Suite::from_texts(
-        &[(
-            root().join("conformance/handicap/gtp-handicap-and-setup.toml"),
-            HANDICAP_SETUP.to_string(),
-        )],
-        &spec(),
-    )
-    .expect("the test scenario loads");
+    let suite = handicap_setup_suite();
     let report = run(&suite, &gnugo_profile("gnugo", &binary), 1, |_, l| {
         l == "simple"
     });

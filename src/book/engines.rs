@@ -196,20 +196,13 @@ mod tests {
     use super::*;
     use crate::conformance::compare::compare;
     use crate::conformance::fixtures;
-    use crate::conformance::{Mismatch, Outcome, RunReport};
+    use crate::conformance::{Outcome, RunReport};
 
     /// Every trial passes, but `failing`, which fails on its captures after move 1.
     fn report(name: &str, trials: &[(usize, usize)], failing: Option<(usize, usize)>) -> RunReport {
         let outcome = |t: (usize, usize)| {
             if Some(t) == failing {
-                Outcome::Fail(vec![Mismatch {
-                    after: 1,
-                    line: 29,
-                    key: "captures",
-                    expected: "C3".to_string(),
-                    actual: "a|b <none>".to_string(),
-                    first_difference: None,
-                }])
+                fixtures::captures_failure()
             } else {
                 Outcome::Pass
             }

@@ -122,14 +122,7 @@ fn citing<'a>(suite: &'a Suite, id: &str) -> (Vec<&'a Scenario>, Vec<&'a Tournam
 /// The front page: what the book is, the documents, the scenarios by topic.
 pub fn index(spec: &Spec, suite: &Suite, engines: bool) -> String {
     let root = "";
-    let mut topics: Vec<&str> = suite
-        .scenarios
-        .iter()
-        .map(|s| s.topic.as_str())
-        .chain(suite.tournament.iter().map(|s| s.topic.as_str()))
-        .collect();
-    topics.sort_unstable();
-    topics.dedup();
+    let topics = suite.topics();
     let body = html! {
         h1 { "The rules of Go under AGA-style rules: clauses, scenarios, diagrams" }
         p {

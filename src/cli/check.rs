@@ -116,14 +116,7 @@ impl SelectArgs {
             && !suite.tournament.iter().any(|t| self.selects_tournament(t))
         {
             // A typo must not select nothing and pass.
-            let mut topics: Vec<&str> = suite
-                .scenarios
-                .iter()
-                .map(|s| s.topic.as_str())
-                .chain(suite.tournament.iter().map(|t| t.topic.as_str()))
-                .collect();
-            topics.sort_unstable();
-            topics.dedup();
+            let topics = suite.topics();
             return Err(match self.topic.as_deref() {
                 Some(t) if !topics.contains(&t) => {
                     format!("unknown topic `{t}`; topics: {}", topics.join(", "))

@@ -574,7 +574,6 @@ impl Comparison {
 mod tests {
     use super::*;
     use crate::conformance::fixtures;
-    use crate::conformance::Mismatch;
 
     fn load() -> (Spec, Suite) {
         fixtures::two_scenarios()
@@ -600,14 +599,7 @@ mod tests {
                 .iter()
                 .map(|&t| {
                     let outcome = if t == (capture, 1) {
-                        Outcome::Fail(vec![Mismatch {
-                            after: 1,
-                            line: 29,
-                            key: "captures",
-                            expected: "C3".to_string(),
-                            actual: "a|b <none>".to_string(),
-                            first_difference: None,
-                        }])
+                        fixtures::captures_failure()
                     } else if t == (suicide, 0) {
                         Outcome::NotApplicable("no suicide=allowed".to_string())
                     } else {

@@ -40,6 +40,19 @@ pub(crate) fn capture_and_suicide(suite: &Suite) -> (usize, usize) {
     (capture, 1 - capture)
 }
 
+/// A failure on the captures after move 1, with a `|` and a `<` in what it got, for the
+/// reports' escaping.
+pub(crate) fn captures_failure() -> Outcome {
+    super::Outcome::Fail(vec![super::Mismatch {
+        after: 1,
+        line: 29,
+        key: "captures",
+        expected: "C3".to_string(),
+        actual: "a|b <none>".to_string(),
+        first_difference: None,
+    }])
+}
+
 /// A report of an engine `name` 1.0 that claims everything, in the strict tier, with these
 /// outcomes (each trial taking 1 ms).
 pub(crate) fn report(name: &str, outcomes: Vec<((usize, usize), Outcome)>) -> RunReport {

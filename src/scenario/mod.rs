@@ -241,6 +241,20 @@ pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
 }
 
 impl Suite {
+    /// The topics (folders under conformance/) of the board and tournament scenarios, sorted,
+    /// each once.
+    pub fn topics(&self) -> Vec<&str> {
+        let mut topics: Vec<&str> = self
+            .scenarios
+            .iter()
+            .map(|s| s.topic.as_str())
+            .chain(self.tournament.iter().map(|t| t.topic.as_str()))
+            .collect();
+        topics.sort_unstable();
+        topics.dedup();
+        topics
+    }
+
     /// Loads scenario files or folders. A folder is searched recursively. The topic of a
     /// scenario is the name of the folder holding it.
     pub fn load(paths: &[PathBuf], spec: &Spec) -> Result<Suite, LoadError> {
