@@ -56,7 +56,7 @@ pub(super) fn book(root: &Project, args: &BookArgs) -> CommandResult {
         ),
         None => "; no engines (--engine adds them)".to_string(),
     };
-    println!(
+    outln!(
         "wrote {} pages with {} diagrams ({} files, {} KB) to {} in {:.2} s{engines}; open {}",
         size.pages,
         size.diagrams,
@@ -109,7 +109,7 @@ pub(super) fn show_svg(scenario: &Scenario, filter: Option<&str>, out: &Path) ->
             let path = out.join(format!("{name}.svg"));
             crate::files::write_whole(&path, figure.diagram.svg_document().as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            println!(
+            outln!(
                 "{}  {} (under {})",
                 path.display(),
                 figure.diagram.caption,

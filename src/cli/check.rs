@@ -110,8 +110,7 @@ impl SelectArgs {
             }
         }
         let trials = select(&suite, |s, run| self.selects(s) && run_matches(run, filter));
-        let filtered = self.id.is_some() || self.topic.is_some() || self.clause.is_some();
-        if filtered
+        if self.is_filtered()
             && trials.is_empty()
             && !suite.tournament.iter().any(|t| self.selects_tournament(t))
         {
@@ -120,6 +119,9 @@ impl SelectArgs {
             return Err(match self.topic.as_deref() {
                 Some(t) if !topics.contains(&t) => {
                     format!("unknown topic `{t}`; topics: {}", topics.join(", "))
+                }
+                _ if filter.is_some() && suite.scenarios.is_empty() && !suite.tournament.is_empty() => {
+                    "the filters select no scenario: tournament scenarios have no runs, so --rules leaves them out".to_string()
                 }
                 _ => "the filters select no scenario (--id matches part of an id; `goconform explain CLAUSE` lists a clause's scenarios)".to_string(),
             });
@@ -279,13 +281,20 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     };
     if let Some(path) = &args.junit {
         let xml = junit(&report, &suite, "goconform").map_err(|e| e.to_string())?;
-        std::fs::write(path, xml).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::files::write_whole(path, xml.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.write_expectations {
-        write_expectations(path, &suite, &report, expectations.as_ref())?;
+        write_expectations(
+            path,
+            &suite,
+            &report,
+            expectations.as_ref(),
+            args.select.is_filtered(),
+        )?;
         if args.select.is_filtered() {
             eprintln!(
-                "goconform: {} lists only the failures among the selected trials",
+                "goconform: the entries of {} for trials outside this selection were kept as they were",
                 path.display()
             );
         }
@@ -293,15 +302,21 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     if args.format == ReportFormat::Jsonl {
         let mut out = std::io::stdout().lock();
         // A closed pipe ends the output quietly (the binary restores the default SIGPIPE
-        // action), so a write error here is not reported.
-        let _ = write_jsonl(
+        // action); any other write error (a full disk) fails the command, since a report
+        // that was not written must not pass as written.
+        let written = write_jsonl(
             &mut out,
             &suite,
             &report,
             &matrix,
             &args.options_json(root),
             &|p| relative(root, p),
-        );
+        )
+        .and_then(|()| std::io::Write::flush(&mut out));
+        drop(out);
+        if let Err(e) = written {
+            super::output::fail(&e);
+        }
         // The JSON-lines report covers the board trials; tournament scenarios that fail are
         // told on standard error, so that the exit code is never unexplained.
         tournament.report_failures(root, &suite.tournament);
@@ -332,13 +347,39 @@ pub(super) fn load_expectations(path: &Path, suite: &Suite) -> Result<Expectatio
 
 /// Writes an expectations file listing every failing trial of the run: the reason kept from
 /// the old file where the trial was already listed, else the first thing that went wrong.
+///
+/// A run narrowed by `--id`, `--rules`, `--topic`, `--clause` or paths knows nothing of the
+/// trials it left out, so the entries the file at `path` already has for those are kept as
+/// they are: only the selected trials' entries are replaced. (An entry for every run of a
+/// scenario, some of whose runs were selected, is kept for the others, one entry per run.)
 fn write_expectations(
     path: &Path,
     suite: &Suite,
     report: &RunReport,
     old: Option<&Expectations>,
+    filtered: bool,
 ) -> Result<(), String> {
-    let entries: Vec<ExpectedFailure> = report
+    let existing = if filtered && path.exists() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let parsed = Expectations::parse(path, &text, INTERPRETATION_VERSION).map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            format!(
+                "{} would lose the entries of the trials outside this selection, but it cannot be read back:\n{}\nnothing was written",
+                path.display(),
+                lines.join("\n")
+            )
+        })?;
+        Some(parsed)
+    } else {
+        None
+    };
+    let old = old.or(existing.as_ref());
+    let selected: std::collections::HashSet<(usize, usize)> =
+        report.trials.iter().map(|t| (t.scenario, t.run)).collect();
+    // Each entry with where it goes: the trial's place in the suite, entries naming a
+    // scenario this run did not load last, in their old order.
+    let mut entries: Vec<((usize, usize), ExpectedFailure)> = report
         .trials
         .iter()
         .filter_map(|t| {
@@ -350,17 +391,52 @@ fn write_expectations(
                 o if o.is_failure() => o.summary(),
                 _ => return None,
             };
-            Some(ExpectedFailure {
-                scenario: scenario.id.clone(),
-                run: Some(run.clone()),
-                reason,
-                link: listed.and_then(|l| l.link.clone()),
-                line: 0,
-            })
+            Some((
+                (t.scenario, t.run),
+                ExpectedFailure {
+                    scenario: scenario.id.clone(),
+                    run: Some(run.clone()),
+                    reason,
+                    link: listed.and_then(|l| l.link.clone()),
+                    line: 0,
+                },
+            ))
         })
         .collect();
+    for entry in existing.iter().flat_map(|e| &e.entries) {
+        let Some(index) = suite.scenarios.iter().position(|s| s.id == entry.scenario) else {
+            entries.push(((usize::MAX, 0), entry.clone()));
+            continue;
+        };
+        let runs = &suite.scenarios[index].runs;
+        let left_out: Vec<usize> = (0..runs.len())
+            .filter(|r| !selected.contains(&(index, *r)))
+            .filter(|r| {
+                entry
+                    .run
+                    .as_ref()
+                    .is_none_or(|label| *label == runs[*r].label)
+            })
+            .collect();
+        if entry.run.is_none() && left_out.len() == runs.len() {
+            entries.push(((index, 0), entry.clone()));
+            continue;
+        }
+        for r in left_out {
+            entries.push((
+                (index, r),
+                ExpectedFailure {
+                    run: Some(runs[r].label.clone()),
+                    ..entry.clone()
+                },
+            ));
+        }
+    }
+    entries.sort_by_key(|(place, _)| *place);
+    let entries: Vec<ExpectedFailure> = entries.into_iter().map(|(_, e)| e).collect();
     let text = Expectations::render(&report.engine.name, INTERPRETATION_VERSION, &entries);
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::files::write_whole(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     eprintln!(
         "goconform: wrote {} expected failures to {}",
         entries.len(),
@@ -381,7 +457,7 @@ fn print_text(
     let mut scenarios: Vec<usize> = report.trials.iter().map(|t| t.scenario).collect();
     scenarios.dedup();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    println!(
+    outln!(
         "goconform check: {}, {}, engine {}, {} tier",
         plural(scenarios.len() + tournament.len(), "scenario"),
         plural(tally.total(), "trial"),
@@ -402,44 +478,44 @@ fn print_text(
             .or_default()
             .add(&trial.outcome);
     }
-    println!();
-    println!("by run:");
+    outln!();
+    outln!("by run:");
     for (label, t) in &by_ruleset {
-        println!("  {label:<28} {t}");
+        outln!("  {label:<28} {t}");
     }
     if tournament.len() > 0 {
-        println!("  {:<28} {}", "tournament rules", tournament.tally());
+        outln!("  {:<28} {}", "tournament rules", tournament.tally());
     }
-    println!();
-    println!("by level (passed/applicable):");
+    outln!();
+    outln!("by level (passed/applicable):");
     for line in matrix.levels_text().lines() {
-        println!("  {line}");
+        outln!("  {line}");
     }
     if args.matrix {
-        println!();
-        println!("by clause (passed/applicable):");
+        outln!();
+        outln!("by clause (passed/applicable):");
         for line in matrix.clauses_text().lines() {
-            println!("  {line}");
+            outln!("  {line}");
         }
     }
     let projected = projection::tally(&report.trials);
     if !projected.is_empty() {
-        println!();
-        println!("projected (trials run under the nearest rules the engine has, checks whose answer would change left out):");
+        outln!();
+        outln!("projected (trials run under the nearest rules the engine has, checks whose answer would change left out):");
         for (axes, n) in &projected {
-            println!("  {n:>4}  {axes}");
+            outln!("  {n:>4}  {axes}");
         }
     }
-    println!();
-    println!("{tally}");
+    outln!();
+    outln!("{tally}");
 }
 
 fn print_trial(root: &Project, args: &CheckArgs, suite: &Suite, trial: &Trial) {
     let s = &suite.scenarios[trial.scenario];
     let label = &s.runs[trial.run].label;
     let file = relative(root, &s.path);
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{} {} under {} ({})",
         trial.outcome.word().to_uppercase(),
         s.id,
@@ -447,10 +523,10 @@ fn print_trial(root: &Project, args: &CheckArgs, suite: &Suite, trial: &Trial) {
         file
     );
     if let Some(projection) = &trial.projection {
-        println!("  {projection}");
+        outln!("  {projection}");
     }
     print_outcome(s, &file, &trial.outcome);
-    println!(
+    outln!(
         "  reproduce: goconform check {file} --rules {label}{}",
         args.reproduce_options()
     );
@@ -465,16 +541,16 @@ fn print_outcome(s: &Scenario, file: &str, outcome: &Outcome) {
             }
         }
         Outcome::ExpectedFailure { listed, actual } => {
-            println!("  listed as an expected failure: {listed}");
+            outln!("  listed as an expected failure: {listed}");
             print_outcome(s, file, actual);
         }
         Outcome::UnexpectedPass { listed } => {
-            println!("  listed as an expected failure ({listed}), but it passed: remove the entry from the expectations file");
+            outln!("  listed as an expected failure ({listed}), but it passed: remove the entry from the expectations file");
         }
         Outcome::NotApplicable(why)
         | Outcome::Error(why)
         | Outcome::Timeout(why)
-        | Outcome::HarnessError(why) => println!("  {why}"),
+        | Outcome::HarnessError(why) => outln!("  {why}"),
         Outcome::Pass => {}
     }
 }
@@ -485,7 +561,7 @@ fn print_mismatch(s: &Scenario, file: &str, m: &Mismatch) {
     } else {
         format!("after move {} ({})", m.after, s.events[m.after - 1])
     };
-    println!("  {at}, expectation at {file}:{}, key `{}`:", m.line, m.key);
+    outln!("  {at}, expectation at {file}:{}, key `{}`:", m.line, m.key);
     if m.expected.contains('\n') || m.actual.contains('\n') {
         let expected: Vec<&str> = m.expected.lines().collect();
         let actual: Vec<&str> = m.actual.lines().collect();
@@ -495,19 +571,19 @@ fn print_mismatch(s: &Scenario, file: &str, m: &Mismatch) {
             .max()
             .unwrap_or(0)
             .max("expected".len());
-        println!("    {:<width$}   actual", "expected");
+        outln!("    {:<width$}   actual", "expected");
         for i in 0..expected.len().max(actual.len()) {
             let e = expected.get(i).copied().unwrap_or("");
             let a = actual.get(i).copied().unwrap_or("");
             let mark = if e != a { "<>" } else { "  " };
-            println!("    {e:<width$} {mark} {a}");
+            outln!("    {e:<width$} {mark} {a}");
         }
         if let Some(p) = m.first_difference {
-            println!("    first difference at {p}");
+            outln!("    first difference at {p}");
         }
     } else {
-        println!("    expected: {}", m.expected);
-        println!("    actual:   {}", m.actual);
+        outln!("    expected: {}", m.expected);
+        outln!("    actual:   {}", m.actual);
     }
 }
 
@@ -593,29 +669,29 @@ pub(super) fn show(
         if let Some(note) = &of_games {
             eprintln!("goconform: {note}");
         }
-        println!("{}", crate::sgf::write::write_scenario(&chosen));
+        outln!("{}", crate::sgf::write::write_scenario(&chosen));
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{}: {}", s.id, s.title);
+    outln!("{}: {}", s.id, s.title);
     if let Some(note) = &of_games {
-        println!("{note}");
+        outln!("{note}");
     }
     if !s.clauses.is_empty() {
-        println!("clauses: {}", s.clauses.join(", "));
+        outln!("clauses: {}", s.clauses.join(", "));
     }
     let mut shown = 0;
     for run in s.runs.iter().filter(|r| run_matches(r, filter)) {
         shown += 1;
-        println!();
+        outln!();
         let overrides: Vec<String> = run
             .overrides
             .iter()
             .map(|(a, v)| format!("{a}={v}"))
             .collect();
         if overrides.is_empty() {
-            println!("== under {} ==", run.label);
+            outln!("== under {} ==", run.label);
         } else {
-            println!(
+            outln!(
                 "== under {} ({} with {}) ==",
                 run.label,
                 run.ruleset,
@@ -623,7 +699,7 @@ pub(super) fn show(
             );
         }
         let mut referee = Refereed::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
-        println!("start, {} to move:", referee.game().to_move().name());
+        outln!("start, {} to move:", referee.game().to_move().name());
         print_board(referee.game());
         for (k, event) in s.events.iter().enumerate() {
             let verdict = referee.apply(event.clone());
@@ -635,9 +711,9 @@ pub(super) fn show(
                 }
                 _ => String::new(),
             };
-            println!();
-            println!("{}. {event}: {verdict}{extra}", k + 1);
-            println!(
+            outln!();
+            outln!("{}. {event}: {verdict}{extra}", k + 1);
+            outln!(
                 "   prisoners B {} W {}, {} to move, {}",
                 game.prisoners(crate::board::Color::Black),
                 game.prisoners(crate::board::Color::White),
@@ -646,13 +722,13 @@ pub(super) fn show(
             );
             if let Some(report) = referee.report() {
                 for sentence in &report.explanation {
-                    println!("   {sentence}");
+                    outln!("   {sentence}");
                 }
-                println!("   grounds: {}", report.clauses.join(", "));
+                outln!("   grounds: {}", report.clauses.join(", "));
             }
             if referee.warnings() != [0, 0] {
                 let [b, w] = referee.warnings();
-                println!("   warnings B {b} W {w}");
+                outln!("   warnings B {b} W {w}");
             }
             if !matches!(verdict, Verdict::Illegal(_)) {
                 print_board(game);
@@ -660,8 +736,8 @@ pub(super) fn show(
         }
         let game = referee.game();
         if game.phase() == crate::game::Phase::Ended {
-            println!();
-            println!(
+            outln!();
+            outln!(
                 "result: {} (goconform score {} --rules {} itemises it)",
                 game.result(),
                 path.display(),
@@ -722,7 +798,7 @@ fn scenario_by_id(
 fn print_board(game: &Game) {
     let board = game.board();
     for (i, line) in board.diagram().lines().enumerate() {
-        println!("   {:>2} {line}", usize::from(board.height()) - i);
+        outln!("   {:>2} {line}", usize::from(board.height()) - i);
     }
-    println!("      {}", super::column_letters(board.width()));
+    outln!("      {}", super::column_letters(board.width()));
 }

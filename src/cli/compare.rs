@@ -120,6 +120,18 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
     if !args.runs.any() {
         return Err("compare needs at least one --engine".to_string());
     }
+    if let (Some(markdown), Some(html)) = (&args.markdown, &args.html) {
+        if same_file(markdown, html) {
+            return Err(format!(
+                "--markdown and --html name the same file, {}: one would replace the other",
+                markdown.display()
+            ));
+        }
+    }
+    if let Some(path) = &args.markdown {
+        // Before the engines run: a refusal should cost nothing.
+        keep_preamble(path, "")?;
+    }
     let comparison = args.runs.compare(root, &suite, &spec, &trials)?;
     let mut stale = Vec::new();
     match &args.markdown {
@@ -127,7 +139,7 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
             let text = keep_preamble(path, &comparison.to_markdown())?;
             output(path, &text, args.check, &mut stale)?;
         }
-        None => print!("{}", comparison.to_markdown()),
+        None => out!("{}", comparison.to_markdown()),
     }
     if let Some(path) = &args.html {
         output(
@@ -163,19 +175,60 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
 const MARKER: &str = "<!-- goconform compare: generated below -->";
 
 /// The generated text, after the hand-written part of the file if it has the marker.
+///
+/// A file that is neither empty, nor marked, nor written whole by `compare` before (it
+/// starts with the generated heading) is someone's own text: it is refused rather than
+/// replaced, with the way to keep it.
 fn keep_preamble(path: &Path, generated: &str) -> Result<String, String> {
     let old = match std::fs::read_to_string(path) {
         Ok(old) => old,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(generated.to_string()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
-    Ok(match old.find(MARKER) {
-        Some(at) => format!("{}{MARKER}\n\n{generated}", &old[..at]),
-        None => generated.to_string(),
-    })
+    if let Some(at) = old.find(MARKER) {
+        return Ok(format!("{}{MARKER}\n\n{generated}", &old[..at]));
+    }
+    if old.trim().is_empty() || is_generated(&old) {
+        return Ok(generated.to_string());
+    }
+    Err(format!(
+        "{} was not written by goconform compare and has no line `{MARKER}`: \
+         nothing was written (add that line where the generated part should begin, \
+         or name another file)",
+        path.display()
+    ))
 }
 
-/// Writes `text` to `path`, or with `check` only notes whether it would change.
+/// Whether a Markdown file starts with the heading `compare` writes.
+fn is_generated(text: &str) -> bool {
+    let first = text.lines().next().unwrap_or("");
+    first
+        .strip_prefix("# Comparison of ")
+        .and_then(|rest| rest.strip_suffix(" implementations"))
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Whether two paths name one file: the same path, or the same real path once the folders
+/// are resolved (the files themselves need not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let real = |p: &Path| -> PathBuf {
+        if let Ok(real) = std::fs::canonicalize(p) {
+            return real;
+        }
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        match (std::fs::canonicalize(folder), p.file_name()) {
+            (Ok(folder), Some(name)) => folder.join(name),
+            _ => p.to_path_buf(),
+        }
+    };
+    a == b || real(a) == real(b)
+}
+
+/// Writes `text` to `path` whole (a temporary file renamed into place), or with `check` only
+/// notes whether it would change.
 fn output(path: &Path, text: &str, check: bool, stale: &mut Vec<PathBuf>) -> Result<(), String> {
     if check {
         if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
@@ -183,5 +236,6 @@ fn output(path: &Path, text: &str, check: bool, stale: &mut Vec<PathBuf>) -> Res
         }
         return Ok(());
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::files::write_whole(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -120,27 +120,27 @@ pub(super) fn list() -> super::CommandResult {
         ),
         &crate::engines::goban::GobanEngine::declared_capabilities(),
     );
-    println!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier)");
-    println!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities");
+    outln!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier)");
+    outln!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities");
     Ok(std::process::ExitCode::SUCCESS)
 }
 
 fn print_engine(spec: &str, about: &str, caps: &crate::conformance::Capabilities) {
-    println!("{spec}: {about}");
+    outln!("{spec}: {about}");
     let observes: Vec<&str> = caps.observes.iter().map(|o| o.word()).collect();
-    println!("  observes: {}", observes.join(", "));
+    outln!("  observes: {}", observes.join(", "));
     if caps.axes.is_empty() {
-        println!("  axes: every value");
+        outln!("  axes: every value");
     }
     for (axis, values) in &caps.axes {
-        println!("  {axis}: only {}", values.join(", "));
+        outln!("  {axis}: only {}", values.join(", "));
     }
     if let Some(judges) = &caps.judges {
         let words: Vec<&str> = judges.iter().map(|r| r.word()).collect();
-        println!("  judges: {}", words.join(", "));
+        outln!("  judges: {}", words.join(", "));
     }
     if let Some(events) = &caps.events {
         let words: Vec<&str> = events.iter().map(|e| e.word()).collect();
-        println!("  takes: {}", words.join(", "));
+        outln!("  takes: {}", words.join(", "));
     }
 }

@@ -48,9 +48,10 @@ pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut engine = factory();
     let info = engine.info();
-    println!(
+    outln!(
         "fuzzing {} ({info}) for {} s, seed {seed}",
-        args.engine, args.seconds
+        args.engine,
+        args.seconds
     );
     let started = Instant::now();
     let limit = Duration::from_secs(args.seconds);
@@ -65,7 +66,7 @@ pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
             }
             Played::NotApplicable(_) => skipped += 1,
             Played::Diverged(d) => {
-                println!(
+                outln!(
                     "game {game} diverged ({played} games agreed before it) {}",
                     d.summary().replace('\n', "\n  ")
                 );
@@ -91,7 +92,7 @@ pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
         }
         game += 1;
     }
-    println!(
+    outln!(
         "no divergence: {played} games played ({compared} events compared, {skipped} games the engine cannot play) in {:.1} s, seed {seed}",
         started.elapsed().as_secs_f64()
     );
@@ -130,18 +131,16 @@ fn report(
                 _ => None,
             },
         );
-    println!(
+    outln!(
         "minimised from {before} events and {} set-up stones to {} events and {} stones: {}",
         case.setup.stones.len(),
         small.events.len(),
         small.setup.stones.len(),
         divergence.summary().replace('\n', "\n  ")
     );
-    let scenario = finding::scenario(spec, &small, &divergence, provenance)?;
-    let text = write::to_toml(&scenario);
+    let mut scenario = finding::scenario(spec, &small, &divergence, provenance)?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let path = out.join(format!("{}.toml", scenario.id));
-    std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let (path, text) = write_finding(out, &mut scenario)?;
     // The file must load, pass for the reference and not pass for the engine; say so if not.
     let loaded = Scenario::parse(&path, &text, "fuzz", spec).map_err(|e| {
         let problems: Vec<String> = e.iter().map(ToString::to_string).collect();
@@ -160,11 +159,20 @@ fn report(
     };
     // The same game as a record, for a GUI or the engine's own loadsgf.
     let sgf_path = path.with_extension("sgf");
-    std::fs::write(&sgf_path, crate::sgf::write::write_scenario(&loaded))
-        .map_err(|e| format!("cannot write {}: {e}", sgf_path.display()))?;
-    println!("wrote {}", path.display());
-    println!("wrote {}", sgf_path.display());
-    println!(
+    let sgf = crate::sgf::write::write_scenario(&loaded);
+    match crate::files::write_new(&sgf_path, sgf.as_bytes()) {
+        Ok(true) => {}
+        Ok(false) => {
+            return Err(format!(
+                "{} appeared while the scenario beside it was written; it was left as it is",
+                sgf_path.display()
+            ))
+        }
+        Err(e) => return Err(format!("cannot write {}: {e}", sgf_path.display())),
+    }
+    outln!("wrote {}", path.display());
+    outln!("wrote {}", sgf_path.display());
+    outln!(
         "the scenario: {} for the reference, {} for {}",
         word(&reference),
         word(&theirs),
@@ -173,9 +181,40 @@ fn report(
     if reference.iter().any(|t| t.outcome != Outcome::Pass)
         || theirs.iter().all(|t| t.outcome == Outcome::Pass)
     {
-        println!("warning: the scenario does not show the divergence through `goconform check`");
+        outln!("warning: the scenario does not show the divergence through `goconform check`");
     }
     Ok(ExitCode::from(1))
+}
+
+/// Writes the finding's scenario under `out` without replacing anything there: a finding
+/// already written (perhaps reviewed and edited since) with the same id keeps its file, and
+/// this one takes the id with the first free suffix, `-2`, `-3`, ... (for the scenario and
+/// for the SGF record beside it). Returns the path written and its text.
+fn write_finding(out: &Path, scenario: &mut Scenario) -> Result<(PathBuf, String), String> {
+    let base = scenario.id.clone();
+    let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+    for n in 1..=10_000u32 {
+        let id = if n == 1 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        };
+        let path = out.join(format!("{id}.toml"));
+        if taken(&path) || taken(&path.with_extension("sgf")) {
+            continue;
+        }
+        scenario.id = id;
+        let text = write::to_toml(scenario);
+        match crate::files::write_new(&path, text.as_bytes()) {
+            Ok(true) => return Ok((path, text)),
+            Ok(false) => continue,
+            Err(e) => return Err(format!("cannot write {}: {e}", path.display())),
+        }
+    }
+    Err(format!(
+        "{} already holds 10,000 findings named {base}: nothing was written; clear them or name another --out",
+        out.display()
+    ))
 }
 
 fn clock_seed() -> u64 {

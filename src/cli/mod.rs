@@ -4,6 +4,10 @@
 //! Exit codes: 0 success, 1 a check or lint failed, 2 bad input (unreadable or invalid files,
 //! unknown names).
 
+// First, so that `out!` and `outln!` are in scope in every module after it.
+#[macro_use]
+mod output;
+
 mod book;
 mod check;
 mod compare;
@@ -195,12 +199,18 @@ pub fn main() -> ExitCode {
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
         Command::Export { dir, force, sgf } => export(&dir, force, sgf),
     };
-    match result {
-        Ok(code) => code,
-        Err(message) => {
-            eprintln!("goconform: {message}");
+    let written = output::finish();
+    match (result, written) {
+        (_, Err(message)) | (Err(message), Ok(())) => {
+            if message.trim().is_empty() {
+                // Every failure says what went wrong; an empty one is our bug, said as such.
+                eprintln!("goconform: failed with no message (a bug in goconform: please report it with the command line)");
+            } else {
+                eprintln!("goconform: {message}");
+            }
             ExitCode::from(2)
         }
+        (Ok(code), Ok(())) => code,
     }
 }
 
@@ -356,7 +366,7 @@ fn export(dir: &Path, force: bool, sgf: bool) -> CommandResult {
     }
     match embedded::write_files(dir, &files, force) {
         Ok(count) => {
-            println!("wrote {count} files to {}", dir.display());
+            outln!("wrote {count} files to {}", dir.display());
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ embedded::ExportError::WouldOverwrite { .. }) => {

@@ -26,7 +26,7 @@ pub(super) fn mutants(root: &Project, args: &MutantsArgs) -> CommandResult {
     for kills in &table {
         if kills.survived() {
             survivors += 1;
-            println!("SURVIVED {}: {}", kills.mutant, kills.about);
+            outln!("SURVIVED {}: {}", kills.mutant, kills.about);
             continue;
         }
         // Trials grouped by scenario: "id (run, run)".
@@ -35,7 +35,7 @@ pub(super) fn mutants(root: &Project, args: &MutantsArgs) -> CommandResult {
             let (id, run) = trial.split_once(" under ").unwrap_or((trial, ""));
             by_scenario.entry(id).or_default().push(run);
         }
-        println!(
+        outln!(
             "killed {}: {} ({} trials in {} scenarios)",
             kills.mutant,
             kills.about,
@@ -44,13 +44,13 @@ pub(super) fn mutants(root: &Project, args: &MutantsArgs) -> CommandResult {
         );
         for (id, runs) in &by_scenario {
             if args.verbose {
-                println!("  {id} under {}", runs.join(", "));
+                outln!("  {id} under {}", runs.join(", "));
             } else {
-                println!("  {id}");
+                outln!("  {id}");
             }
         }
     }
-    println!(
+    outln!(
         "\n{} mutants: {} killed, {survivors} survived",
         table.len(),
         table.len() - survivors

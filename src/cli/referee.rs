@@ -136,13 +136,19 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
     } else {
         ProgressBar::hidden()
     };
-    println!(
+    outln!(
         "match under {} on {}x{}: Black `{}`, White `{}`",
-        args.rules, args.size, args.size, args.black, args.white
+        args.rules,
+        args.size,
+        args.size,
+        args.black,
+        args.white
     );
-    println!(
+    outln!(
         "{:>4}  {:<10}  {:>5}  how it ended",
-        "game", "result", "moves"
+        "game",
+        "result",
+        "moves"
     );
     let mut tally = Tally::default();
     let mut played: Vec<PlayedGame> = Vec::with_capacity(args.games);
@@ -152,14 +158,14 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
             Some(dir) => {
                 let path = dir.join(format!("game-{number:03}.sgf"));
                 let text = referee::record(&game, &options.rules, &args.rules);
-                std::fs::write(&path, text)
+                crate::files::write_whole(&path, text.as_bytes())
                     .map_err(|e| format!("--sgf-out: cannot write {}: {e}", path.display()))?;
                 format!("  ({})", path.display())
             }
             None => String::new(),
         };
         bar.suspend(|| {
-            println!(
+            outln!(
                 "{number:>4}  {:<10}  {:>5}  {}{written}",
                 game.result,
                 game.moves,
@@ -171,8 +177,8 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
         played.push(game);
     }
     bar.finish_and_clear();
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{} games: Black's engine won {}, White's engine won {}, {} drawn, {} void; {} counted, {} by resignation, {} on time; faults and illegal moves: Black {}, White {}",
         tally.games,
         tally.wins[0],

@@ -83,9 +83,9 @@ pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
         None => load_record(&args.file, &spec)?,
     };
     let chosen = chosen_rules(&spec, &record, args)?;
-    println!("{}", relative(root, &args.file));
+    outln!("{}", relative(root, &args.file));
     if !record.title.is_empty() {
-        println!("{}", record.title);
+        outln!("{}", record.title);
     }
     let mut standing_somewhere = false;
     for (label, rules) in &chosen {
@@ -96,8 +96,8 @@ pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
         standing_somewhere |= rule_under(&spec, &record, label, *rules)?;
     }
     if standing_somewhere {
-        println!();
-        println!("note: some violations were never noticed; add `notice` (or `notice agreed`) to the record for a ruling on them.");
+        outln!();
+        outln!("note: some violations were never noticed; add `notice` (or `notice agreed`) to the record for a ruling on them.");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -199,20 +199,20 @@ fn chosen_rules(
 /// Prints the record ruled under one set of rules; answers whether violations were left
 /// standing unnoticed at the end.
 fn rule_under(spec: &Spec, record: &Scenario, label: &str, rules: Rules) -> Result<bool, String> {
-    println!();
+    outln!();
     let title = spec
         .ruleset(label)
         .map(|r| format!(" ({})", r.title))
         .unwrap_or_default();
-    println!("== under {label}{title}");
-    println!("   procedure: {}", procedure_words(rules.illegal_move));
+    outln!("== under {label}{title}");
+    outln!("   procedure: {}", procedure_words(rules.illegal_move));
     let mut game = Refereed::new(rules, &record.setup)
         .map_err(|e| format!("the record's set-up cannot start under {label}: {e}"))?;
     let mut rulings = 0;
     for (i, event) in record.events.iter().enumerate() {
         let before = game.game().board().clone();
         let verdict = game.apply(event.clone());
-        println!(
+        outln!(
             "{:>4}. {:<24} {}",
             i + 1,
             event.to_string(),
@@ -224,22 +224,22 @@ fn rule_under(spec: &Spec, record: &Scenario, label: &str, rules: Rules) -> Resu
         }
     }
     if rulings == 0 {
-        println!("   no ruling: nothing in the record was noticed");
+        outln!("   no ruling: nothing in the record was noticed");
     }
     let standing = game.standing();
     for (violation, class, offender) in &standing {
-        println!("   still standing, unnoticed: {offender}'s {class} move ({violation})");
+        outln!("   still standing, unnoticed: {offender}'s {class} move ({violation})");
     }
     Ok(!standing.is_empty())
 }
 
 fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, event: &Event) {
-    println!();
-    println!("   RULING: {}", report.ruling);
+    outln!();
+    outln!("   RULING: {}", report.ruling);
     for sentence in &report.explanation {
-        println!("     {sentence}");
+        outln!("     {sentence}");
     }
-    println!();
+    outln!();
     let marked: Vec<Point> = match event {
         Event::Breach(_, crate::board::Move::Play(p), _) => vec![*p],
         _ => Vec::new(),
@@ -247,22 +247,22 @@ fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, eve
     let left = board_lines(before, &marked);
     let right = board_lines(after, &[]);
     let width = left.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    println!("     {:<width$}    after", "before");
+    outln!("     {:<width$}    after", "before");
     for (l, r) in left.iter().zip(&right) {
-        println!("     {l:<width$}    {r}");
+        outln!("     {l:<width$}    {r}");
     }
-    println!();
-    println!("   grounds:");
+    outln!();
+    outln!("   grounds:");
     for id in &report.clauses {
         match spec.clause(id) {
             Some(clause) => {
-                println!("     {id}: {}", clause.locator);
-                println!("       {}", clause.summary);
+                outln!("     {id}: {}", clause.locator);
+                outln!("       {}", clause.summary);
             }
-            None => println!("     {id}"),
+            None => outln!("     {id}"),
         }
     }
-    println!();
+    outln!();
 }
 
 fn verdict_words(verdict: &Verdict) -> String {

@@ -176,7 +176,7 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
         if let Some(marked) = record_dead_stones(&spec, scenario, record)? {
             if args.format == Format::Text && !marked.is_empty() {
                 let names: Vec<String> = marked.iter().map(|p| p.to_string()).collect();
-                println!(
+                outln!(
                     "dead stones from the record's TB/TW marks: {}",
                     names.join(" ")
                 );
@@ -657,7 +657,7 @@ fn capitalised(word: &str) -> String {
 fn print_heading(root: &Project, position: &Position) {
     match position {
         Position::Scenario { scenario, .. } => {
-            println!(
+            outln!(
                 "{} ({}): {}",
                 scenario.id,
                 relative(root, &scenario.path),
@@ -674,7 +674,7 @@ fn print_heading(root: &Project, position: &Position) {
                 0 => "even game".to_string(),
                 n => format!("handicap {n}"),
             };
-            println!(
+            outln!(
                 "{} ({}x{} diagram, prisoners B {} W {}, {handicap})",
                 relative(root, path),
                 board.width(),
@@ -711,14 +711,14 @@ fn print_one(root: &Project, position: &Position, s: &Scored) {
         format!("{} ({})", s.label, s.origin)
     };
     match position {
-        Position::Scenario { scenario, .. } => println!(
+        Position::Scenario { scenario, .. } => outln!(
             "position: after the scenario's {} events replayed under {under}",
             scenario.events.len()
         ),
-        Position::Diagram { .. } => println!("position: as given, scored under {under}"),
+        Position::Diagram { .. } => outln!("position: as given, scored under {under}"),
     }
-    println!("{}", method(s.rules.scoring));
-    println!(
+    outln!("{}", method(s.rules.scoring));
+    outln!(
         "seki eyes: {} ({})",
         s.rules.seki_eyes,
         seki_words(s.rules.seki_eyes)
@@ -731,14 +731,14 @@ fn print_one(root: &Project, position: &Position, s: &Scored) {
     } else {
         format!("even game: komi {}", s.rules.komi)
     };
-    println!("{komi}");
-    println!();
+    outln!("{komi}");
+    outln!();
     print_board(&o.fin.board, &o.removed);
     if !o.removed.is_empty() {
         let names: Vec<String> = o.removed.iter().map(|p| p.to_string()).collect();
-        println!("counted dead (x, o): {}", names.join(" "));
+        outln!("counted dead (x, o): {}", names.join(" "));
     }
-    println!();
+    outln!();
     let c = &o.count;
     let (area, territory) = (c.scoring == Scoring::Area, c.scoring == Scoring::Territory);
     let whole = |v: [u32; 2]| [v[0].to_string(), v[1].to_string()];
@@ -753,28 +753,28 @@ fn print_one(root: &Project, position: &Position, s: &Scored) {
         ("handicap compensation", halves(c.compensation), true),
         ("total", halves(c.total), true),
     ];
-    println!("{:<22} {:>7} {:>7}", "", "Black", "White");
+    outln!("{:<22} {:>7} {:>7}", "", "Black", "White");
     for (name, [b, w], counted) in rows {
         let mark = if counted { "" } else { "   (not counted)" };
-        println!("{name:<22} {b:>7} {w:>7}{mark}");
+        outln!("{name:<22} {b:>7} {w:>7}{mark}");
     }
-    println!();
-    println!("result: {}", o.result());
+    outln!();
+    outln!("result: {}", o.result());
     print_notes(&o.notes, None);
 }
 
 /// The position with the stones counted dead in lower case, and coordinates.
 fn print_board(board: &Board, dead: &[Point]) {
     for line in super::board_lines(board, dead) {
-        println!("  {line}");
+        outln!("  {line}");
     }
 }
 
 fn print_notes(notes: &[String], label: Option<&str>) {
     for note in notes {
         match label {
-            Some(l) => println!("  {l}: {note}"),
-            None => println!("note: {note}"),
+            Some(l) => outln!("  {l}: {note}"),
+            None => outln!("note: {note}"),
         }
     }
 }
@@ -798,9 +798,9 @@ fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
             if !given.is_empty() {
                 line.push_str(&format!(", with the scenario's {}", given.join(", ")));
             }
-            println!("{line}");
+            outln!("{line}");
         }
-        Position::Diagram { .. } => println!("the position as given, under every ruleset"),
+        Position::Diagram { .. } => outln!("the position as given, under every ruleset"),
     }
     let handicap = scored
         .iter()
@@ -809,11 +809,11 @@ fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
         .max()
         .unwrap_or(0);
     if handicap >= 2 {
-        println!(
+        outln!(
             "a handicap of {handicap} stones: the komi is each ruleset's handicap komi, and White's total includes the handicap compensation under area counting"
         );
     }
-    println!();
+    outln!();
     let header = [
         "ruleset",
         "counting",
@@ -868,16 +868,16 @@ fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
                 }
             })
             .collect();
-        println!("{}", parts.join("  ").trim_end());
+        outln!("{}", parts.join("  ").trim_end());
     };
     line(&header.map(String::from));
     line(&widths.map(|w| "-".repeat(w)));
     for row in &rows {
         line(row);
     }
-    println!();
+    outln!();
     for sentence in parting(scored) {
-        println!("{sentence}");
+        outln!("{sentence}");
     }
     // Notes every ruleset shares (an event the scenario means to be refused, say) once.
     let outcomes: Vec<&Outcome> = scored
@@ -905,15 +905,15 @@ fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
             Err(_) => true,
         });
     if any_notes {
-        println!();
-        println!("notes:");
+        outln!();
+        outln!("notes:");
         for note in &shared {
-            println!("  every ruleset: {note}");
+            outln!("  every ruleset: {note}");
         }
         for s in scored {
             match &s.outcome {
                 Ok(o) => print_notes(&own(o), Some(&s.label)),
-                Err(e) => println!("  {}: not scored: {e}", s.label),
+                Err(e) => outln!("  {}: not scored: {e}", s.label),
             }
         }
     }
@@ -1177,6 +1177,6 @@ fn print_json(
     };
     let text = serde_json::to_string_pretty(&report)
         .map_err(|e| format!("cannot write the report as JSON: {e}"))?;
-    println!("{text}");
+    outln!("{text}");
     Ok(())
 }

@@ -100,19 +100,19 @@ impl TournamentRun {
             }
             let s = &scenarios[*i];
             let file = relative(root, &s.path);
-            println!();
-            println!("FAIL {} (tournament, {}) ({file})", s.id, s.kind);
+            outln!();
+            outln!("FAIL {} (tournament, {}) ({file})", s.id, s.kind);
             for m in mismatches {
-                println!("  {m}");
+                outln!("  {m}");
             }
-            println!("  reproduce: goconform check {file}");
+            outln!("  reproduce: goconform check {file}");
         }
         if verbose {
             for i in &self.not_applicable {
                 let s = &scenarios[*i];
-                println!();
-                println!("NOT APPLICABLE {} ({})", s.id, relative(root, &s.path));
-                println!("  tournament rules are run through the reference only: the Referee trait does not cover them");
+                outln!();
+                outln!("NOT APPLICABLE {} ({})", s.id, relative(root, &s.path));
+                outln!("  tournament rules are run through the reference only: the Referee trait does not cover them");
             }
         }
     }
@@ -121,13 +121,13 @@ impl TournamentRun {
 /// `goconform show` on a tournament scenario: every case, each expected value beside what the
 /// reference computes.
 pub(super) fn show(t: &TournamentScenario) -> ExitCode {
-    println!("{}: {}", t.id, t.title);
-    println!("kind: {}; clauses: {}", t.kind, t.clauses.join(", "));
+    outln!("{}: {}", t.id, t.title);
+    outln!("kind: {}; clauses: {}", t.kind, t.clauses.join(", "));
     for case in &t.cases {
-        println!();
-        println!("case `{}` (line {})", case.name, case.line);
+        outln!();
+        outln!("case `{}` (line {})", case.name, case.line);
         if let Some(note) = &case.note {
-            println!("  note: {note}");
+            outln!("  note: {note}");
         }
         if let crate::scenario::tournament::Input::Clock(file) = &case.input {
             print_replay(file);
@@ -143,7 +143,7 @@ pub(super) fn show(t: &TournamentScenario) -> ExitCode {
             let at = e
                 .after
                 .map_or(String::new(), |a| format!("after event {a}: "));
-            println!("  {at}{} = {} (expected {})", e.key, actual(e), e.expected);
+            outln!("  {at}{} = {} (expected {})", e.key, actual(e), e.expected);
         }
         for m in mismatches.iter().filter(|m| {
             !case
@@ -151,7 +151,7 @@ pub(super) fn show(t: &TournamentScenario) -> ExitCode {
                 .iter()
                 .any(|e| e.after == m.after && e.key == m.key)
         }) {
-            println!("  unexpected: {m}");
+            outln!("  unexpected: {m}");
         }
     }
     ExitCode::SUCCESS
@@ -216,7 +216,7 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
     let t = &file.table;
     let s = standings(t, &order, seed, &prizes).map_err(|e| e.to_string())?;
     let words: Vec<&str> = order.iter().map(|t| t.word()).collect();
-    println!(
+    outln!(
         "{} players, {} rounds; tiebreaks in order: {}; seed {seed}",
         t.players.len(),
         t.rounds(),
@@ -244,7 +244,7 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
     if !prizes.is_empty() {
         header.push_str("  prize");
     }
-    println!("{}", header.trim_end());
+    outln!("{}", header.trim_end());
     for r in &s.rows {
         let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| Half(i64::from(v)).to_string());
         let h = |v: u32| Half(i64::from(v)).to_string();
@@ -263,10 +263,10 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         if let Some(p) = r.prize {
             line.push_str(&format!("  {}", cents(p)));
         }
-        println!("{}", line.trim_end());
+        outln!("{}", line.trim_end());
     }
     for n in &s.notes {
-        println!("note: {n}");
+        outln!("note: {n}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -281,16 +281,16 @@ pub(super) fn clock_command(path: &Path) -> CommandResult {
                 Ok(()) => "acceptable for rated games (VI.E.1)".to_string(),
                 Err(why) => format!("not acceptable for rated games (VI.E.1): {why}"),
             };
-            println!("control: {c}; {rated}");
+            outln!("control: {c}; {rated}");
         }
-        None => println!("control: no clocks (VI.E.5: more than 30 minutes absent forfeits)"),
+        None => outln!("control: no clocks (VI.E.5: more than 30 minutes absent forfeits)"),
     }
     let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
     for (k, e) in file.events.iter().enumerate() {
         clocks
             .apply(e.at, e.event)
             .map_err(|err| event_error(path, e, k, format!("`{}`: {err}", e.event)).to_string())?;
-        println!("{:>3}. {:<24} {clocks}", k + 1, e.event.to_string());
+        outln!("{:>3}. {:<24} {clocks}", k + 1, e.event.to_string());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -301,8 +301,8 @@ fn print_replay(file: &crate::scenario::tournament::ClockFile) {
     let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
     for (k, e) in file.events.iter().enumerate() {
         match clocks.apply(e.at, e.event) {
-            Ok(()) => println!("  {:>3}. {:<24} {clocks}", k + 1, e.event.to_string()),
-            Err(err) => println!(
+            Ok(()) => outln!("  {:>3}. {:<24} {clocks}", k + 1, e.event.to_string()),
+            Err(err) => outln!(
                 "  {:>3}. {:<24} refused ({}): {err}",
                 k + 1,
                 e.event.to_string(),
@@ -366,9 +366,10 @@ pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandRe
         System::McMahon { .. } => "McMahon bands",
     };
     match h.black {
-        None => println!(
+        None => outln!(
             "{} v {}: even game ({what} equal); colours by lot (VI.A.4)",
-            ranks[0], ranks[1]
+            ranks[0],
+            ranks[1]
         ),
         Some(i) => {
             let capped = if u32::from(h.stones) < h.difference {
@@ -376,9 +377,12 @@ pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandRe
             } else {
                 String::new()
             };
-            println!(
+            outln!(
                 "{} v {}: {} takes Black with {} stone(s){capped}",
-                ranks[0], ranks[1], ranks[i], h.stones
+                ranks[0],
+                ranks[1],
+                ranks[i],
+                h.stones
             );
         }
     }
@@ -400,7 +404,7 @@ pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandRe
                 None => "a tie stands as a draw".to_string(),
             }
         };
-        println!("  komi under {name:<20} {}; {draw}", rule.komi(h.stones));
+        outln!("  komi under {name:<20} {}; {draw}", rule.komi(h.stones));
     }
     Ok(ExitCode::SUCCESS)
 }

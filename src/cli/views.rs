@@ -27,22 +27,22 @@ pub(super) fn explain(root: &Project, id: &str) -> CommandResult {
     };
     let suite = load_suite(root, &[], &spec)?;
     let document = spec.document(&clause.document);
-    println!("{}", clause.id);
-    println!("  where:   {}", clause.locator);
+    outln!("{}", clause.id);
+    outln!("  where:   {}", clause.locator);
     if let Some(d) = document {
-        println!("  source:  {} ({})", d.title, d.source);
+        outln!("  source:  {} ({})", d.title, d.source);
     }
-    println!("  level:   {}", clause.level);
-    println!("  topic:   {}", clause.topic);
-    println!("  says:    {}", clause.summary);
+    outln!("  level:   {}", clause.level);
+    outln!("  topic:   {}", clause.topic);
+    outln!("  says:    {}", clause.summary);
     if let Some(note) = &clause.note {
-        println!("  note:    {note}");
+        outln!("  note:    {note}");
     }
     if !clause.see.is_empty() {
-        println!("  see:     {}", clause.see.join(", "));
+        outln!("  see:     {}", clause.see.join(", "));
     }
     let adopters = spec.adopters(id);
-    println!(
+    outln!(
         "  adopted by: {}",
         if adopters.is_empty() {
             "no named ruleset".to_string()
@@ -61,15 +61,15 @@ pub(super) fn explain(root: &Project, id: &str) -> CommandResult {
         .filter(|s| s.clauses.iter().any(|c| c == id))
         .collect();
     if scenarios.is_empty() && tournament.is_empty() {
-        println!("  scenarios: none");
+        outln!("  scenarios: none");
     } else {
-        println!("  scenarios:");
+        outln!("  scenarios:");
         for s in scenarios {
             let runs: Vec<&str> = s.runs.iter().map(|r| r.label.as_str()).collect();
-            println!("    {:<44} {} [{}]", s.id, s.title, runs.join(", "));
+            outln!("    {:<44} {} [{}]", s.id, s.title, runs.join(", "));
         }
         for s in tournament {
-            println!(
+            outln!(
                 "    {:<44} {} [{}, {} cases]",
                 s.id,
                 s.title,
@@ -103,20 +103,20 @@ pub(super) fn rulesets(root: &Project) -> CommandResult {
             .zip(&widths)
             .map(|(c, w)| format!("{:<w$}", c[row], w = *w))
             .collect();
-        println!("{}", cells.join("  ").trim_end());
+        outln!("{}", cells.join("  ").trim_end());
         if row == 0 {
             let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            println!("{}", rule.join("  "));
+            outln!("{}", rule.join("  "));
         }
     }
-    println!();
+    outln!();
     for def in spec.rulesets() {
         let base = def
             .extends
             .as_deref()
             .map(|e| format!(" (extends {e})"))
             .unwrap_or_default();
-        println!("{}{base}: {}", def.name, def.title);
+        outln!("{}{base}: {}", def.name, def.title);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -126,9 +126,9 @@ pub(super) fn lint(root: &Project, paths: &[PathBuf]) -> CommandResult {
     let suite = load_suite(root, paths, &spec)?;
     let findings = lint::lint(&spec, &suite);
     for f in &findings {
-        println!("{}: {}", f.place, f.message);
+        outln!("{}: {}", f.place, f.message);
     }
-    println!(
+    outln!(
         "goconform lint: {} clauses, {} rulesets, {} scenarios, {} findings",
         spec.clauses.len(),
         spec.ruleset_names().len(),
@@ -171,7 +171,7 @@ pub(super) fn coverage(root: &Project, document: Option<&str>, all: bool) -> Com
             .iter()
             .filter(|c| !cov[&c.id].scenarios.is_empty())
             .count();
-        println!(
+        outln!(
             "{level}: {covered} of {} clauses have scenarios",
             clauses.len()
         );
@@ -187,9 +187,9 @@ pub(super) fn coverage(root: &Project, document: Option<&str>, all: bool) -> Com
             } else {
                 entry.scenarios.join(", ")
             };
-            println!("{mark} {:<34} {:<12} {list}", c.id, c.topic);
+            outln!("{mark} {:<34} {:<12} {list}", c.id, c.topic);
         }
-        println!();
+        outln!();
     }
     let testable = spec
         .clauses
@@ -201,6 +201,6 @@ pub(super) fn coverage(root: &Project, document: Option<&str>, all: bool) -> Com
         .iter()
         .filter(|c| c.level.is_testable() && !cov[&c.id].scenarios.is_empty())
         .count();
-    println!("testable clauses with scenarios: {covered} of {testable} (by level above; informative clauses need none)");
+    outln!("testable clauses with scenarios: {covered} of {testable} (by level above; informative clauses need none)");
     Ok(ExitCode::SUCCESS)
 }

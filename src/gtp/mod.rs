@@ -812,7 +812,7 @@ impl<'r> Engine<'r> {
         let text = write_record(&setup, &nodes, &info);
         match file {
             None => Ok(text),
-            Some(path) => std::fs::write(path, &text)
+            Some(path) => crate::files::write_whole(std::path::Path::new(path), text.as_bytes())
                 .map(|()| String::new())
                 .map_err(|e| format!("cannot write {path}: {e}")),
         }

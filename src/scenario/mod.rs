@@ -219,10 +219,17 @@ pub struct Suite {
 }
 
 /// Finds every scenario file under `dir`, recursively, sorted.
+///
+/// Symbolic links to folders are followed (a suite may gather topics from elsewhere), so a
+/// link back to a folder above it would make the walk endless (two such links, an
+/// exponential one): a folder whose real path is that of one of its ancestors in the walk is
+/// an error naming the link, not a hang.
 pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let real = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
+    // Each folder still to read, with the real paths of the folders above it in the walk.
+    let mut stack = vec![(dir.to_path_buf(), vec![real(dir)])];
+    while let Some((d, above)) = stack.pop() {
         let entries = std::fs::read_dir(&d).map_err(|error| LoadError::Io {
             path: d.clone(),
             error,
@@ -230,7 +237,20 @@ pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
         for entry in entries.flatten() {
             let p = entry.path();
             if p.is_dir() {
-                stack.push(p);
+                let target = real(&p);
+                if let Some(ancestor) = above.iter().find(|a| **a == target) {
+                    return Err(LoadError::Io {
+                        error: std::io::Error::other(format!(
+                            "a symbolic link back to {}, a folder that contains it: \
+                             the folder loops, remove the link",
+                            ancestor.display()
+                        )),
+                        path: p,
+                    });
+                }
+                let mut chain = above.clone();
+                chain.push(target);
+                stack.push((p, chain));
             } else if p.extension().is_some_and(|x| x == "toml") {
                 out.push(p);
             }

@@ -470,7 +470,19 @@ fn count(ctx: &mut Ctx, value: &Spanned<i64>, key: &str, min: i64) -> Option<u32
         );
         return None;
     }
-    u32::try_from(n).ok()
+    // Every count goes into a u32; one past it is an error of its own, never a case that
+    // quietly goes missing (the file would report fewer cases, all passed).
+    match u32::try_from(n) {
+        Ok(n) => Some(n),
+        Err(_) => {
+            ctx.err(
+                &value.span(),
+                key,
+                format!("expected a number of at most {}, not {n}", u32::MAX),
+            );
+            None
+        }
+    }
 }
 
 fn control(ctx: &mut Ctx, raw: &Spanned<RawControl>, key: &str) -> Option<TimeControl> {
@@ -1028,7 +1040,7 @@ impl TournamentScenario {
             _ => read::<StandingsCase>(&source, &mut errors, standings_case),
         };
         let Some((header, cases)) = parsed else {
-            return Err(errors);
+            return Err(never_empty(&source, errors));
         };
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let id = header.id.get_ref().clone();
@@ -1119,7 +1131,17 @@ fn read<C: serde::de::DeserializeOwned + Named>(
             prefix: format!("case[{i}]"),
             expect: Vec::new(),
         };
+        let before = ctx.errors.len();
         let input = convert(case.get_ref(), &mut ctx);
+        if input.is_none() && ctx.errors.len() == before {
+            // A case is never dropped without saying why: the file would report fewer
+            // cases, all passed.
+            ctx.err(
+                &case.span(),
+                "",
+                "this case cannot be read (and no reason was found: a bug in goconform)",
+            );
+        }
         let (name, note) = case.get_ref().named();
         let line = ctx.line(&case.span());
         if ctx.expect.is_empty() {
@@ -1708,7 +1730,7 @@ pub fn read_crosstable(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
             seed,
             prizes,
         }),
-        _ => Err(errors),
+        _ => Err(never_empty(&source, errors)),
     }
 }
 
@@ -1802,7 +1824,7 @@ fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
             seed: 0,
             prizes: Vec::new(),
         }),
-        _ => Err(errors),
+        _ => Err(never_empty(&Source::new(path, text), errors)),
     }
 }
 
@@ -1828,8 +1850,21 @@ pub fn read_clock_file(path: &Path, text: &str) -> Result<ClockFile, Vec<Located
     );
     match file {
         Some(f) if errors.is_empty() => Ok(f),
-        _ => Err(errors),
+        _ => Err(never_empty(&source, errors)),
     }
+}
+
+/// `errors`, or if there are none (a reader that failed without saying why), one saying so:
+/// a failure is never an empty message.
+fn never_empty(source: &Source, mut errors: Vec<Located>) -> Vec<Located> {
+    if errors.is_empty() {
+        errors.push(source.error_at(
+            0,
+            "",
+            "the file cannot be read (and no reason was found: a bug in goconform)",
+        ));
+    }
+    errors
 }
 
 /// The located error for a clock event the machine refused (an impossible order).

@@ -1,0 +1,384 @@
+//! Issue 20's reproductions, each kept as a regression test through the binary: output that
+//! cannot be written, names too wide for the formatter, folder loops, temporary and exported
+//! files that must not follow a planted link, expectations and reports that must not lose
+//! what the user wrote, and numbers a loader must not drop.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+mod common;
+
+use common::{goconform, root};
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A scratch folder of this test binary's own, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("reliability")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `goconform --root ROOT ARGS...` with standard output sent to `/dev/full`, or `None`
+/// (after saying why) where the system has no such device.
+fn to_dev_full(args: &[&str]) -> Option<Output> {
+    let full = match std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("skipped: /dev/full cannot be opened here ({e})");
+            return None;
+        }
+    };
+    Some(
+        Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .arg("--root")
+            .arg(root())
+            .args(args)
+            .stdout(Stdio::from(full))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the binary runs"),
+    )
+}
+
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    for args in [
+        &["show", "conformance/ko/basic-ko.toml"][..],
+        &["explain", "bga-ko-superko"][..],
+        &["rulesets"][..],
+        &["engines"][..],
+        &["check", "conformance/ko", "--format", "jsonl"][..],
+        &["check", "conformance/ko"][..],
+    ] {
+        let Some(out) = to_dev_full(args) else { return };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}:\n{err}");
+        assert!(
+            err.contains("goconform: cannot write to standard output:"),
+            "{args:?}:\n{err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}:\n{err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_still_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .arg("--root")
+        .arg(root())
+        .args(["show", "conformance/ko/basic-ko.toml"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "nothing on standard error:\n{err}");
+}
+
+/// `dir/a` and `dir/b`, both links back to `dir`.
+#[cfg(unix)]
+fn folder_loop(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let topic = dir.join("topic");
+    std::fs::create_dir_all(&topic).unwrap();
+    std::fs::copy(
+        root().join("conformance/ko/basic-ko.toml"),
+        topic.join("basic-ko.toml"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&dir, topic.join("a")).unwrap();
+    std::os::unix::fs::symlink("..", topic.join("b")).unwrap();
+    dir
+}
+
+/// Runs the command with a time limit: a walk that never ends fails the test instead of
+/// hanging it.
+fn run_with_limit(args: &[&str], seconds: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .arg("--root")
+        .arg(root())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed().as_secs() > seconds {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_loop_is_an_error_naming_the_link() {
+    let dir = folder_loop("loop");
+    let d = dir.to_str().unwrap();
+    for command in ["check", "lint", "show"] {
+        let out = run_with_limit(&[command, d], 60);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{command}:\n{t}");
+        assert!(t.contains("symbolic link back to"), "{command}:\n{t}");
+        assert!(
+            t.contains(&format!("{}", Path::new("topic").join("a").display()))
+                || t.contains(&format!("{}", Path::new("topic").join("b").display())),
+            "{command}: the link is named:\n{t}"
+        );
+    }
+}
+
+/// The `(scenario, run)` pairs an expectations file lists, sorted.
+fn listed(path: &Path) -> Vec<(String, String)> {
+    let value: toml::Value = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut pairs: Vec<(String, String)> = value["expected-failure"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["scenario"].as_str().unwrap().to_string(),
+                e.get("run")
+                    .and_then(|r| r.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+#[test]
+fn writing_expectations_from_a_narrowed_run_keeps_the_other_entries() {
+    let dir = scratch("write-expectations");
+    let committed = root().join("tests/engines/goban.expectations.toml");
+    let before = listed(&committed);
+    assert!(before.len() > 10);
+    // Narrowed by id, by topic and by ruleset: each time the file keeps every entry.
+    for (k, filter) in [
+        &["--id", "single-stone-suicide"][..],
+        &["--topic", "ko"][..],
+        &["--rules", "tromp-taylor"][..],
+        &["conformance/suicide"][..],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let file = dir.join(format!("goban-{k}.toml"));
+        std::fs::copy(&committed, &file).unwrap();
+        let f = file.to_str().unwrap();
+        let mut args = vec!["check", "--engine", "goban", "--write-expectations", f];
+        args.extend_from_slice(filter);
+        let out = goconform(&args);
+        let said = text(&out);
+        assert!(!said.contains("panicked"), "{said}");
+        assert_eq!(listed(&file), before, "{filter:?}:\n{said}");
+        // And read with the file as the expectations too: the run passes. (Not with paths:
+        // an expectations file must name only scenarios the run loads.)
+        if filter[0].starts_with("conformance/") {
+            continue;
+        }
+        let mut args = vec![
+            "check",
+            "--engine",
+            "goban",
+            "--expectations",
+            f,
+            "--write-expectations",
+            f,
+        ];
+        args.extend_from_slice(filter);
+        let out = goconform(&args);
+        assert_eq!(out.status.code(), Some(0), "{filter:?}:\n{}", text(&out));
+        assert_eq!(listed(&file), before, "{filter:?}");
+    }
+}
+
+#[test]
+fn compare_refuses_to_replace_what_it_did_not_write() {
+    let dir = scratch("compare");
+    let markdown = dir.join("notes.md");
+    let hand = "# My notes\n\nWritten by hand.\n";
+    std::fs::write(&markdown, hand).unwrap();
+    let m = markdown.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--engine",
+            "reference",
+            "--engine",
+            "naive",
+            "--id",
+            "basic-ko",
+        ];
+        args.extend_from_slice(extra);
+        goconform(&args)
+    };
+
+    let out = run(&["--markdown", m]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("was not written by goconform compare"),
+        "{said}"
+    );
+    assert!(
+        said.contains("<!-- goconform compare: generated below -->"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&markdown).unwrap(), hand);
+
+    // The same file for both outputs: refused, nothing written.
+    let both = dir.join("both.out");
+    let b = both.to_str().unwrap();
+    let out = run(&["--markdown", b, "--html", b]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("name the same file"), "{said}");
+    assert!(!both.exists());
+    let out = run(&[
+        "--markdown",
+        b,
+        "--html",
+        dir.join(".").join("both.out").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+
+    // With the marker the hand-written part is kept; a file compare wrote whole is replaced.
+    std::fs::write(
+        &markdown,
+        format!("{hand}<!-- goconform compare: generated below -->\nold\n"),
+    )
+    .unwrap();
+    let out = run(&["--markdown", m]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written = std::fs::read_to_string(&markdown).unwrap();
+    assert!(written.starts_with(hand), "{written}");
+    assert!(written.contains("# Comparison of 2 implementations"));
+    assert!(!written.contains("\nold\n"));
+    let generated = dir.join("generated.md");
+    let g = generated.to_str().unwrap();
+    assert_eq!(run(&["--markdown", g]).status.code(), Some(0));
+    std::fs::write(
+        &generated,
+        std::fs::read_to_string(&generated).unwrap() + "stale\n",
+    )
+    .unwrap();
+    let out = run(&["--markdown", g]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!std::fs::read_to_string(&generated)
+        .unwrap()
+        .contains("stale"));
+    // No temporary file is left beside the outputs.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn fuzz_never_replaces_a_finding_already_written() {
+    let dir = scratch("fuzz-findings");
+    let engine = format!(
+        "jsonl:python3 {} {} suicide",
+        root().join("tests/fixtures/jsonl/mutant.py").display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    let d = dir.to_str().unwrap();
+    let fuzz = || {
+        let out = goconform(&[
+            "fuzz",
+            "--engine",
+            &engine,
+            "--seconds",
+            "60",
+            "--seed",
+            "5",
+            "--out",
+            d,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("wrote "))
+            .filter(|p| p.ends_with(".toml"))
+            .expect("the scenario's path is printed")
+            .to_string()
+    };
+    let first = fuzz();
+    let reviewed = std::fs::read_to_string(&first).unwrap() + "# reviewed by hand\n";
+    std::fs::write(&first, &reviewed).unwrap();
+    let second = fuzz();
+    assert_ne!(first, second, "a new name");
+    assert!(second.ends_with("-2.toml"), "{second}");
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), reviewed);
+    let text2 = std::fs::read_to_string(&second).unwrap();
+    let id = Path::new(&second).file_stem().unwrap().to_str().unwrap();
+    assert!(text2.contains(&format!("id = \"{id}\"")), "{text2}");
+    assert!(Path::new(&second).with_extension("sgf").exists());
+    // The new finding loads and checks as a scenario of its own.
+    let out = goconform(&["check", &second]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn a_count_past_u32_is_a_located_error_not_a_lost_case() {
+    let dir = scratch("huge-count").join("tournament");
+    std::fs::create_dir_all(&dir).unwrap();
+    let nigiri = dir.join("huge-handful.toml");
+    std::fs::write(
+        &nigiri,
+        "[scenario]\nid = \"huge-handful\"\ntitle = \"t\"\nkind = \"nigiri\"\n\
+         clauses = [\"agatr-vi-a-4-c\"]\nchecked = \"by hand\"\n\n\
+         [[case]]\nname = \"seven\"\nhandful = 7\nshown = 1\nblack = \"guesser\"\n\n\
+         [[case]]\nname = \"too many\"\nhandful = 4294967296\nshown = 1\nblack = \"holder\"\n",
+    )
+    .unwrap();
+    let out = goconform(&["check", nigiri.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("huge-handful.toml:16:11: key `case[1].handful`: expected a number of at most 4294967295, not 4294967296"),
+        "{said}"
+    );
+
+    let clock = dir.join("huge-periods.toml");
+    std::fs::write(
+        &clock,
+        "control = { main = \"1:00\", overtime = \"byo-yomi\", periods = 4294967296, period = 10 }\n\
+         events = [\"0 begin\"]\n",
+    )
+    .unwrap();
+    let out = goconform(&["clock", clock.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("huge-periods.toml:1:61: key `control.periods`: expected a number of at most 4294967295"),
+        "{said}"
+    );
+    assert!(
+        !said.lines().any(|l| l.trim() == "goconform:"),
+        "never an empty message:\n{said}"
+    );
+}
