@@ -779,29 +779,33 @@ fn find_contradictions(
     raw: &[Spanned<RawExpect>],
     errors: &mut Vec<Located>,
 ) {
-    for (i, a) in expectations.iter().enumerate() {
-        for (j, b) in expectations.iter().enumerate().skip(i + 1) {
-            if a.after != b.after {
-                continue;
+    // The first value asserted for each (move, run, key): a later expectation that asserts
+    // another value contradicts it. One pass with a map, not every pair: a generated scenario
+    // may hold tens of thousands of expectations after the same move.
+    let mut first: std::collections::HashMap<(usize, usize, u8), (usize, &Check)> =
+        std::collections::HashMap::new();
+    for (j, b) in expectations.iter().enumerate() {
+        for cb in &b.checks {
+            let earlier = b.runs.iter().find_map(|&run| {
+                first
+                    .get(&(b.after, run, cb.kind()))
+                    .filter(|(_, ca)| *ca != cb)
+                    .map(|&(i, ca)| (i, ca, run))
+            });
+            if let Some((i, ca, run)) = earlier {
+                errors.push(source.error(
+                    &raw[j].span(),
+                    format!("expect[{j}].{}", cb.key()),
+                    format!(
+                        "contradictory expectations: expect[{i}] says otherwise about `{}` after move {} under `{}`",
+                        ca.key(),
+                        b.after,
+                        runs[run].label
+                    ),
+                ));
             }
-            let Some(&run) = a.runs.iter().find(|r| b.runs.contains(r)) else {
-                continue;
-            };
-            for ca in &a.checks {
-                for cb in &b.checks {
-                    if ca.kind() == cb.kind() && ca != cb {
-                        errors.push(source.error(
-                            &raw[j].span(),
-                            format!("expect[{j}].{}", cb.key()),
-                            format!(
-                                "contradictory expectations: expect[{i}] says otherwise about `{}` after move {} under `{}`",
-                                ca.key(),
-                                a.after,
-                                runs[run].label
-                            ),
-                        ));
-                    }
-                }
+            for &run in &b.runs {
+                first.entry((b.after, run, cb.kind())).or_insert((j, cb));
             }
         }
     }

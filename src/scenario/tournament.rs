@@ -778,7 +778,10 @@ fn clock_file(
 }
 
 /// A crosstable cell: `NAME+` won, `NAME-` lost, `NAME=` drew, empty or `bye`: no game.
-fn cell(text: &str, players: &[String]) -> Result<Option<Game>, String> {
+fn cell(
+    text: &str,
+    players: &std::collections::HashMap<&str, usize>,
+) -> Result<Option<Game>, String> {
     let t = text.trim();
     if t.is_empty() || t.eq_ignore_ascii_case("bye") {
         return Ok(None);
@@ -794,8 +797,8 @@ fn cell(text: &str, players: &[String]) -> Result<Option<Game>, String> {
         }
     };
     let name = t[..t.len() - 1].trim();
-    match players.iter().position(|p| p == name) {
-        Some(opponent) => Ok(Some(Game { opponent, outcome })),
+    match players.get(name) {
+        Some(&opponent) => Ok(Some(Game { opponent, outcome })),
         None => Err(format!("unknown player `{name}`: not in the crosstable")),
     }
 }
@@ -818,6 +821,9 @@ fn build_table(
         message,
     };
     let players: Vec<String> = names.iter().map(|(n, _)| n.clone()).collect();
+    // Each name's first row: one lookup per cell, where a search of the names made a large
+    // crosstable quadratic.
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let before = errors.len();
     for (i, (name, place)) in names.iter().enumerate() {
         if name.is_empty() || name.ends_with(['+', '-', '=']) || name.eq_ignore_ascii_case("bye") {
@@ -828,7 +834,7 @@ fn build_table(
                 ),
             ));
         }
-        if players[..i].contains(name) {
+        if index.entry(name.as_str()).or_insert(i) != &i {
             errors.push(at(place, format!("player `{name}` is listed twice")));
         }
     }
@@ -836,7 +842,7 @@ fn build_table(
     for row in &cells {
         let mut out = Vec::new();
         for (text, place) in row {
-            match cell(text, &players) {
+            match cell(text, &index) {
                 Ok(g) => out.push(g),
                 Err(message) => {
                     errors.push(at(place, message));
@@ -1771,14 +1777,24 @@ fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Located>> {
             }
         };
         let line = record.position().map_or(1, |p| p.line() as usize);
-        // Columns by the start of each field in the line (exact for unquoted fields).
-        let raw_line = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+        // Columns by the start of each field in the line (exact for unquoted fields). The
+        // record's byte offset finds its line at once; counting lines from the top for every
+        // row made a large crosstable quadratic.
+        let offset = record
+            .position()
+            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0))
+            .min(text.len());
+        let raw_line = text
+            .get(offset..)
+            .and_then(|rest| rest.lines().next())
+            .unwrap_or("");
         let starts: Vec<usize> = std::iter::once(0)
             .chain(
                 raw_line
-                    .char_indices()
+                    .chars()
+                    .enumerate()
                     .filter(|(_, c)| *c == ',')
-                    .map(|(i, _)| raw_line[..=i].chars().count()),
+                    .map(|(k, _)| k + 1),
             )
             .collect();
         let column = |i: usize| starts.get(i).map_or(1, |s| s + 1);

@@ -36,20 +36,33 @@ impl std::error::Error for Located {}
 pub struct Source<'a> {
     pub path: &'a Path,
     pub text: &'a str,
+    /// Byte offset of the start of each line, built at the first lookup: a scenario with tens
+    /// of thousands of events asks for a line per event, and rescanning the text from the
+    /// start each time made loading quadratic.
+    line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Source<'a> {
     pub fn new(path: &'a Path, text: &'a str) -> Source<'a> {
-        Source { path, text }
+        Source {
+            path,
+            text,
+            line_starts: std::cell::OnceCell::new(),
+        }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset: the line by a binary search
+    /// of the line starts, the column by counting the characters of that line before it.
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..floor_char_boundary(self.text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before[line_start..].chars().count() + 1;
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        // The last line starting at or before the offset; `starts[0] == 0`, so one exists.
+        let line = starts.partition_point(|&start| start <= offset);
+        let column = self.text[starts[line - 1]..offset].chars().count() + 1;
         (line, column)
     }
 
@@ -216,5 +229,18 @@ mod tests {
         assert_eq!(src.line_column(0), (1, 1));
         assert_eq!(src.line_column(src.text.find('=').unwrap()), (1, 3));
         assert_eq!(src.line_column(src.text.find("2").unwrap()), (2, 6));
+    }
+
+    #[test]
+    fn every_offset_gets_the_line_and_column_a_rescan_from_the_start_gives() {
+        let text = "\nab\r\n\u{e9}\u{1f600}x\n\n  = \"\u{4e2d}\"\n";
+        let src = Source::new(Path::new("f.toml"), text);
+        for offset in 0..=text.len() + 2 {
+            let before = &text[..floor_char_boundary(text, offset.min(text.len()))];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = before[start..].chars().count() + 1;
+            assert_eq!(src.line_column(offset), (line, column), "offset {offset}");
+        }
     }
 }

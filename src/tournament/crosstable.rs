@@ -89,8 +89,9 @@ impl Crosstable {
         games: Vec<Vec<Option<Game>>>,
     ) -> Result<Crosstable, Vec<CrosstableError>> {
         let mut errors = Vec::new();
-        for (i, p) in players.iter().enumerate() {
-            if players[..i].contains(p) {
+        let mut seen = std::collections::HashSet::new();
+        for p in &players {
+            if !seen.insert(p.as_str()) {
                 errors.push(CrosstableError::DuplicatePlayer(p.clone()));
             }
         }

@@ -176,16 +176,27 @@ pub fn cumulative(table: &Crosstable, player: usize) -> u32 {
     total
 }
 
-/// The opponents every player of `group` met, none of them in `group`.
+/// The opponents every player of `group` met, none of them in `group`, in the crosstable's
+/// order. Only the first player's opponents can be common to all, so the search starts from
+/// them and never walks the whole table (a large event has large score groups).
 pub fn common_opponents(table: &Crosstable, group: &[usize]) -> Vec<usize> {
-    (0..table.players.len())
-        .filter(|o| !group.contains(o))
+    let Some(&first) = group.first() else {
+        return (0..table.players.len()).collect();
+    };
+    let members: std::collections::HashSet<usize> = group.iter().copied().collect();
+    let mut common: Vec<usize> = table
+        .played(first)
+        .map(|g| g.opponent)
+        .filter(|o| !members.contains(o))
         .filter(|o| {
             group
                 .iter()
                 .all(|p| table.played(*p).any(|g| g.opponent == *o))
         })
-        .collect()
+        .collect();
+    common.sort_unstable();
+    common.dedup();
+    common
 }
 
 /// Score against common opponents: the half points `player` scored against `common`.
@@ -248,6 +259,7 @@ pub fn standings(
     let mut by_score: Vec<usize> = (0..n).collect();
     by_score.sort_by_key(|p| std::cmp::Reverse(table.score(*p)));
     let mut rng = SplitMix64(seed);
+    let fixed = Fixed::new(table);
     let mut notes = Vec::new();
     let mut rows = Vec::new();
     let mut start = 0;
@@ -259,7 +271,7 @@ pub fn standings(
             .take_while(|p| table.score(*p) == score)
             .collect();
         let common = (group.len() > 1).then(|| common_opponents(table, &group));
-        let placed = order_group(table, &group, order, &mut rng, &mut notes);
+        let placed = order_group(table, &fixed, &group, order, &mut rng, &mut notes);
         let group_place = rows.len();
         let mut place = group_place;
         for (k, (level, decided_by)) in placed.iter().enumerate() {
@@ -318,6 +330,7 @@ struct Level {
 /// Orders a score group place by place: each step picks the winner among those left.
 fn order_group(
     table: &Crosstable,
+    fixed: &Fixed,
     group: &[usize],
     order: &[Tiebreak],
     rng: &mut SplitMix64,
@@ -326,7 +339,7 @@ fn order_group(
     let mut left: Vec<usize> = group.to_vec();
     let mut out = Vec::new();
     while left.len() > 1 {
-        let (winners, by) = pick(table, &left, order, rng, notes);
+        let (winners, by) = pick(table, fixed, &left, order, rng, notes);
         if winners.len() == 1 {
             left.retain(|p| *p != winners[0]);
             out.push((Level { players: winners }, by));
@@ -353,6 +366,7 @@ fn order_group(
 /// to one (if it did).
 fn pick(
     table: &Crosstable,
+    fixed: &Fixed,
     candidates: &[usize],
     order: &[Tiebreak],
     rng: &mut SplitMix64,
@@ -377,10 +391,10 @@ fn pick(
         let before = contention.len();
         match method {
             Tiebreak::Playoff => continue,
-            Tiebreak::Sos => keep_best(&mut contention, |p| sos(table, p)),
-            Tiebreak::Sodos => keep_best(&mut contention, |p| sodos(table, p)),
-            Tiebreak::Median => keep_best(&mut contention, |p| median(table, p).unwrap_or(0)),
-            Tiebreak::Cumulative => keep_best(&mut contention, |p| cumulative(table, p)),
+            Tiebreak::Sos => keep_best(&mut contention, |p| fixed.sos[p]),
+            Tiebreak::Sodos => keep_best(&mut contention, |p| fixed.sodos[p]),
+            Tiebreak::Median => keep_best(&mut contention, |p| fixed.median[p]),
+            Tiebreak::Cumulative => keep_best(&mut contention, |p| fixed.cumulative[p]),
             Tiebreak::Saco => {
                 let common = common_opponents(table, &contention);
                 keep_best(&mut contention, |p| saco(table, p, &common));
@@ -394,12 +408,16 @@ fn pick(
                         std::cmp::Ordering::Equal => {}
                     }
                 } else {
+                    // A set, not the list: a large score group would make each lookup a
+                    // search of the whole group.
+                    let members: std::collections::HashSet<usize> =
+                        contention.iter().copied().collect();
                     let unbeaten: Vec<usize> = contention
                         .iter()
                         .copied()
                         .filter(|p| {
                             !table.played(*p).any(|g| {
-                                g.outcome == Outcome::Loss && contention.contains(&g.opponent)
+                                g.outcome == Outcome::Loss && members.contains(&g.opponent)
                             })
                         })
                         .collect();
@@ -433,6 +451,28 @@ fn pick(
         }
     }
     (contention, None)
+}
+
+/// Each player's value under the methods that do not depend on who else is in contention,
+/// worked out once: a score group of thousands is ordered one place at a time, and each place
+/// would otherwise recompute them for everyone left.
+struct Fixed {
+    sos: Vec<u32>,
+    sodos: Vec<u32>,
+    median: Vec<u32>,
+    cumulative: Vec<u32>,
+}
+
+impl Fixed {
+    fn new(table: &Crosstable) -> Fixed {
+        let all = 0..table.players.len();
+        Fixed {
+            sos: all.clone().map(|p| sos(table, p)).collect(),
+            sodos: all.clone().map(|p| sodos(table, p)).collect(),
+            median: all.clone().map(|p| median(table, p).unwrap_or(0)).collect(),
+            cumulative: all.map(|p| cumulative(table, p)).collect(),
+        }
+    }
 }
 
 /// Keeps the players with the highest value.
@@ -523,7 +563,15 @@ mod tests {
         let group = [0, 1, 2];
         let mut rng = SplitMix64(0);
         let mut notes = Vec::new();
-        let (winners, by) = pick(&t, &group, &[Tiebreak::HeadToHead], &mut rng, &mut notes);
+        let fixed = Fixed::new(&t);
+        let (winners, by) = pick(
+            &t,
+            &fixed,
+            &group,
+            &[Tiebreak::HeadToHead],
+            &mut rng,
+            &mut notes,
+        );
         assert_eq!((winners, by), (vec![0], Some(Tiebreak::HeadToHead)));
     }
 
