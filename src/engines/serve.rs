@@ -114,14 +114,29 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
         });
     }
     let initial = WireObservation::encode(&observe_all(referee, &observe), &observe);
-    let mut steps = Vec::with_capacity(events.len());
+    // The reply is one line, and no line may pass MAX_LINE_BYTES: a run whose steps would
+    // not fit is refused as soon as they stop fitting, so a small request (many events, every
+    // board observed) cannot make the server build a reply of hundreds of megabytes.
+    let mut length = line_length(&initial);
+    let mut steps = Vec::with_capacity(events.len().min(1024));
     for (k, event) in events.iter().enumerate() {
         match referee.apply(event) {
-            Ok(verdict) => steps.push(WireStep::encode(
-                &verdict,
-                &observe_all(referee, &observe),
-                &observe,
-            )),
+            Ok(verdict) => {
+                let step = WireStep::encode(&verdict, &observe_all(referee, &observe), &observe);
+                length = length.saturating_add(line_length(&step) + 1);
+                if length > MAX_LINE_BYTES {
+                    return error(
+                        &run.id,
+                        format!(
+                            "the reply would be longer than {MAX_LINE_BYTES} bytes, the longest line the protocol allows, by event {} of {}: ask for fewer events or observe less",
+                            k + 1,
+                            events.len()
+                        ),
+                        Some(json!({ "event": k + 1, "text": event.to_string() })),
+                    );
+                }
+                steps.push(step);
+            }
             Err(e) => {
                 return error(
                     &run.id,
@@ -136,6 +151,12 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
         initial,
         steps,
     })
+}
+
+/// The length of a value written as JSON (a value that cannot be written counts as nothing:
+/// writing the reply will say so).
+fn line_length(value: &impl serde::Serialize) -> usize {
+    serde_json::to_vec(value).map_or(0, |bytes| bytes.len())
 }
 
 /// What the referee shows, with its count when the score is asked for.
@@ -182,6 +203,35 @@ mod tests {
         assert_eq!(hello.protocol, PROTOCOL_VERSION);
         assert!(lines[1].contains("\"id\":null"), "{}", lines[1]);
         assert!(lines[2].contains("missing axes"), "{}", lines[2]);
+    }
+
+    const RULES: &str = r#"{"draws":"jigo","ending":"agreement","handicap-compensation":"none","handicap-komi":"0","handicap-placement":"fixed","illegal-move":"none","ko":"simple","komi":"6.5","pass-stones":"off","scoring":"territory","seki-eyes":"neutral","suicide":"forbidden","white-passes-last":"no"}"#;
+
+    #[test]
+    fn a_reply_longer_than_a_line_may_be_is_an_error_not_a_huge_line() {
+        // 25x25 with Black on every other column, every board observed: about 3 kB a step,
+        // so 20,000 passes would make a reply of about 60 MB from a request of about 250 kB.
+        let stones: Vec<String> = "ACEGJLNQSUWY"
+            .chars()
+            .flat_map(|c| (1..=25).map(move |row| format!("[\"{c}{row}\",\"B\"]")))
+            .collect();
+        let passes: Vec<String> = (0..20_000)
+            .map(|i| format!("\"{} pass\"", if i % 2 == 0 { "B" } else { "W" }))
+            .collect();
+        let request = format!(
+            "{{\"type\":\"run\",\"id\":\"big\",\"rules\":{RULES},\"setup\":{{\"width\":25,\"height\":25,\"stones\":[{}],\"to_move\":\"B\"}},\"events\":[{}],\"observe\":[\"board\"]}}\n",
+            stones.join(","),
+            passes.join(",")
+        );
+        let lines = session(&request);
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].len() < 2_000, "{}", &lines[0][..2_000]);
+        assert_eq!(validate_reply(&lines[0]), Ok(()), "{}", lines[0]);
+        assert!(
+            lines[0].contains("the reply would be longer than"),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]
