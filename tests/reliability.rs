@@ -382,3 +382,137 @@ fn a_count_past_u32_is_a_located_error_not_a_lost_case() {
         "never an empty message:\n{said}"
     );
 }
+
+/// A scenario folder holding one copy of `basic-ko` changed by `edit`.
+fn broken_scenario(name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("ko")).unwrap();
+    let original = std::fs::read_to_string(root().join("conformance/ko/basic-ko.toml")).unwrap();
+    let cut = original.find("[[crosscheck]]").unwrap_or(original.len());
+    std::fs::write(
+        dir.join("ko/basic-ko.toml"),
+        edit(original[..cut].to_string()),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn loader_errors_name_the_place_and_the_key() {
+    fn runs(list: &'static str) -> impl Fn(String) -> String {
+        move |t: String| {
+            let start = t.find("rules = [").unwrap();
+            let end = start + t[start..].find(']').unwrap() + 1;
+            format!("{}rules = {list}{}", &t[..start], &t[end..])
+        }
+    }
+    type Edit = Box<dyn Fn(String) -> String>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "duplicate-key",
+            Box::new(|t: String| t.replacen("size = 5\n", "size = 5\nsize = 6\n", 1)),
+            ":31:1: key `size`: duplicate key",
+        ),
+        (
+            "huge-size",
+            Box::new(|t: String| t.replacen("size = 5", "size = 99999999999999999999", 1)),
+            ":30:8: key `size`: the integer 99999999999999999999 is too large",
+        ),
+        (
+            "huge-after",
+            Box::new(|t: String| t.replacen("after = 1\n", "after = 1e309\n", 1)),
+            "key `expect[0].after`",
+        ),
+        (
+            "no-runs",
+            Box::new(runs("[]")),
+            ":26:9: key `rules`: say which rules to run under",
+        ),
+        (
+            "duplicate-run",
+            Box::new(runs("[\"aga\", \"bga\", \"aga\"]")),
+            ":26:24: key `rules[2]`: two runs are both named `aga`",
+        ),
+    ];
+    for (name, edit, expected) in cases {
+        let dir = broken_scenario(name, edit);
+        let out = goconform(&["check", dir.to_str().unwrap()]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {said}");
+        assert!(
+            said.contains(expected),
+            "{name}: expected {expected:?} in\n{said}"
+        );
+    }
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    let dir = scratch("not-utf8");
+    std::fs::create_dir_all(dir.join("ko")).unwrap();
+    std::fs::write(
+        dir.join("ko/basic-ko.toml"),
+        b"id = \"basic-ko\"\ntitle = \"ab\xffc\"\n",
+    )
+    .unwrap();
+    let out = goconform(&["check", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("basic-ko.toml:2:12: the file is not UTF-8 text: byte 0xff"),
+        "{said}"
+    );
+    let table = dir.join("table.toml");
+    std::fs::write(&table, b"[[player]]\nname = \"\xc3\"\n").unwrap();
+    let out = goconform(&["standings", table.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("table.toml:2:9: the file is not UTF-8 text"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_tournament_file_with_a_number_toml_cannot_hold_is_read_as_one() {
+    let dir = scratch("tournament-huge-number");
+    std::fs::create_dir_all(dir.join("tiebreak")).unwrap();
+    let original =
+        std::fs::read_to_string(root().join("conformance/tiebreak/cash-prizes-split.toml"))
+            .unwrap();
+    std::fs::write(
+        dir.join("tiebreak/cash-prizes-split.toml"),
+        original.replacen("seed = 5", "seed = 99999999999999999999", 1),
+    )
+    .unwrap();
+    let out = goconform(&["check", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("key `case[0].seed`: the integer 99999999999999999999 is too large"),
+        "{said}"
+    );
+    assert!(!said.contains("unknown field `case`"), "{said}");
+}
+
+#[test]
+fn prizes_are_pooled_without_overflow_and_none_is_dropped_silently() {
+    let dir = scratch("prizes");
+    let table = dir.join("table.toml");
+    std::fs::write(
+        &table,
+        "prizes = [\"184467440737095516.15\", \"184467440737095516.15\", \"1\"]\n\
+         [[player]]\nname = \"A\"\nresults = [\"B=\"]\n\
+         [[player]]\nname = \"B\"\nresults = [\"A=\"]\n",
+    )
+    .unwrap();
+    let out = goconform(&["standings", table.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    // Two players level share the two largest prizes u64 can hold: each gets one whole.
+    assert_eq!(said.matches("184467440737095516.15").count(), 2, "{said}");
+    assert!(
+        said.contains("1 prize(s) after place 2 go to no one: there are only 2 players"),
+        "{said}"
+    );
+}

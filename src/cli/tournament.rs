@@ -163,7 +163,12 @@ fn located(errors: Vec<Located>) -> String {
 }
 
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    crate::spec::location::read_text(path).map_err(|e| match e {
+        crate::spec::LoadError::Io { error, .. } => {
+            format!("cannot read {}: {error}", path.display())
+        }
+        invalid => invalid.to_string(),
+    })
 }
 
 /// The arguments of `goconform standings`.

@@ -609,10 +609,14 @@ impl<'r> Engine<'r> {
         };
         let size = self.start.size;
         let points = handicap::fixed_points(pattern, size, stones).ok_or_else(|| {
-            format!(
-                "invalid number of stones: a {size}x{size} board takes 2 to {} fixed handicap stones",
-                handicap::max_fixed(size)
-            )
+            match handicap::max_fixed(size) {
+                most if most < 2 => format!(
+                    "invalid number of stones: a {size}x{size} board has no fixed handicap points (they need a board of 7x7 or more)"
+                ),
+                most => format!(
+                    "invalid number of stones: a {size}x{size} board takes 2 to {most} fixed handicap stones"
+                ),
+            }
         })?;
         let answer: Vec<String> = points.iter().map(Point::to_string).collect();
         self.restart(Start {

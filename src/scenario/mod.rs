@@ -290,10 +290,7 @@ impl Suite {
         files.dedup();
         let texts = files
             .into_iter()
-            .map(|file| match std::fs::read_to_string(&file) {
-                Ok(text) => Ok((file, text)),
-                Err(error) => Err(LoadError::Io { path: file, error }),
-            })
+            .map(|file| crate::spec::location::read_text(&file).map(|text| (file, text)))
             .collect::<Result<Vec<_>, _>>()?;
         Suite::from_texts(&texts, spec)
     }

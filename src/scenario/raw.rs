@@ -420,22 +420,41 @@ pub(crate) fn parse(
         }
     }
     if named.is_empty() && raw.run.is_empty() && strict {
+        // At `rules = []` if that is what was written, else at the top of the file.
+        let at = raw.rules.as_ref().map_or(0, |r| r.span().start);
         errors.push(source.error_at(
-            0,
+            at,
             "rules",
             "say which rules to run under: `rules = \"aga\"`, a list, or [[run]] tables",
         ));
     }
-    let mut labels: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, run) in runs.iter().enumerate() {
-        if labels.insert(run.label.as_str(), i).is_some() {
-            errors.push(source.error_at(
-                0,
-                "run",
-                format!("two runs are both named `{}`", run.label),
+    // A run's name given twice, at the second time it is given.
+    let given = named
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n, format!("rules[{i}]")))
+        .chain(
+            raw.run
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (&r.name, format!("run[{i}].name"))),
+        );
+    let mut seen = std::collections::HashSet::new();
+    for (name, key) in given {
+        if !seen.insert(name.get_ref().as_str()) {
+            errors.push(source.error(
+                &name.span(),
+                key,
+                format!("two runs are both named `{}`", name.get_ref()),
             ));
         }
     }
+    let labels: BTreeMap<&str, usize> = runs
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, run)| (run.label.as_str(), i))
+        .collect();
 
     let mut events = Vec::new();
     let mut event_lines = Vec::new();

@@ -147,8 +147,14 @@ pub struct CrosstableFile {
 
 /// Whether a scenario file's text is a tournament scenario (it has a `[scenario]` table).
 pub fn is_tournament_text(text: &str) -> bool {
-    text.parse::<toml::Table>()
-        .is_ok_and(|t| t.get("scenario").is_some_and(toml::Value::is_table))
+    // Read off the lines, not by parsing: a tournament file with a value TOML cannot hold must
+    // still go to the tournament reader, which locates it (a failed parse here sent it to the
+    // board reader, which said only "unknown field `case`"), and a parse only to classify
+    // doubled the cost of loading the suite.
+    text.lines().map(str::trim_start).any(|line| {
+        line.strip_prefix("[scenario")
+            .is_some_and(|rest| rest.trim_start().starts_with([']', '.']))
+    })
 }
 
 #[derive(Deserialize)]

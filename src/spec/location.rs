@@ -32,6 +32,30 @@ impl fmt::Display for Located {
 
 impl std::error::Error for Located {}
 
+/// Reads a file this project reads as text (clauses, rulesets, scenarios, tournament files,
+/// expectations files). A file that is not UTF-8 is a located error at its first bad byte,
+/// where `read_to_string` would name no place at all.
+pub fn read_text(path: &Path) -> Result<String, super::LoadError> {
+    let bytes = std::fs::read(path).map_err(|error| super::LoadError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let located = Source::new(path, prefix).error_at(
+            valid,
+            "",
+            format!(
+                "the file is not UTF-8 text: byte 0x{:02x} cannot start or continue a character here",
+                bytes[valid]
+            ),
+        );
+        super::LoadError::Invalid(vec![located])
+    })
+}
+
 /// Source text with its path, able to turn byte offsets into lines and columns.
 pub struct Source<'a> {
     pub path: &'a Path,
@@ -96,8 +120,23 @@ impl<'a> Source<'a> {
     /// Turns a deserialisation error into a located one, recovering the key from the span.
     pub fn from_toml(&self, error: &toml::de::Error) -> Located {
         let span = error.span().unwrap_or(0..0);
-        let key = key_at(self.text, span.start).unwrap_or_default();
-        self.error_at(span.start, key, error.message().trim().to_string())
+        let key = key_at(self.text, span.start)
+            .or_else(|| key_on_line(self.text, span.start))
+            .unwrap_or_default();
+        let message = error.message().trim();
+        // toml reads integers as i128 first, and its message then says so; say what is wrong.
+        let message = match message
+            .strip_prefix("invalid type: integer `")
+            .and_then(|rest| rest.split_once("` as i128"))
+        {
+            Some((number, _)) => format!(
+                "the integer {number} is too large: TOML holds integers from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ),
+            None => message.to_string(),
+        };
+        self.error_at(span.start, key, message)
     }
 
     /// Where a multi-line or single-line TOML string's content starts, given the span of the
@@ -124,6 +163,54 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
         offset -= 1;
     }
     offset
+}
+
+/// The key written on the line holding `offset`, under the table header above it
+/// (`expect[2].after`, `size`, `run[0]`): the fallback for a document toml_edit cannot parse
+/// either, such as one with a duplicate key or a number too large for TOML. A line holding a
+/// table header names that table; a line with no `key =` on it names nothing.
+fn key_on_line(text: &str, offset: usize) -> Option<String> {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("").trim();
+    // Every `[name]` and `[[name]]` header above, with how often each array header was seen.
+    let mut header: Option<String> = None;
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for above in text[..start].lines().map(str::trim) {
+        if let Some(name) = above.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
+            let name = name.trim();
+            let k = counts.entry(name).or_insert(0);
+            header = Some(format!("{name}[{k}]"));
+            *k += 1;
+        } else if let Some(name) = above.strip_prefix('[').and_then(|h| h.split(']').next()) {
+            header = Some(name.trim().to_string());
+        }
+    }
+    if line.starts_with('[') {
+        return header_of(line, &counts);
+    }
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    if key.is_empty() || key.contains(char::is_whitespace) && !key.starts_with('"') {
+        return None;
+    }
+    Some(match header {
+        Some(h) => format!("{h}.{key}"),
+        None => key.to_string(),
+    })
+}
+
+/// The table a header line names, an array table with the index it is given.
+fn header_of(line: &str, counts: &std::collections::HashMap<&str, usize>) -> Option<String> {
+    if let Some(name) = line.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
+        let name = name.trim();
+        return Some(format!(
+            "{name}[{}]",
+            counts.get(name).copied().unwrap_or(0)
+        ));
+    }
+    let name = line.strip_prefix('[')?.split(']').next()?.trim();
+    Some(name.to_string())
 }
 
 /// The dotted path of the innermost key whose key or value covers `offset`.
@@ -242,5 +329,36 @@ mod tests {
             let column = before[start..].chars().count() + 1;
             assert_eq!(src.line_column(offset), (line, column), "offset {offset}");
         }
+    }
+
+    #[test]
+    fn keys_toml_edit_cannot_find_are_read_off_the_line() {
+        let text = "id = 1\nsize = 5\nsize = 6\n[[expect]]\nafter = 1\n[[expect]]\nafter = 99999999999999999999\n[set]\nko = 1\n";
+        let at = |needle: &str| key_on_line(text, text.find(needle).unwrap());
+        assert_eq!(at("size = 6").as_deref(), Some("size"));
+        assert_eq!(at("9999").as_deref(), Some("expect[1].after"));
+        assert_eq!(at("ko =").as_deref(), Some("set.ko"));
+        assert_eq!(at("[set]").as_deref(), Some("set"));
+        let path = Path::new("f.toml");
+        let source = Source::new(path, text);
+        let error = toml::from_str::<toml::Value>(text).unwrap_err();
+        let located = source.from_toml(&error);
+        assert_eq!(
+            (located.line, located.key.as_str()),
+            (3, "size"),
+            "{located}"
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.toml");
+        std::fs::write(&path, b"id = 1\ntitle = \"ab\xffc\"\n").unwrap();
+        let Err(super::super::LoadError::Invalid(errors)) = read_text(&path) else {
+            panic!("an invalid file");
+        };
+        assert_eq!((errors[0].line, errors[0].column), (2, 12), "{}", errors[0]);
+        assert!(errors[0].message.contains("0xff"), "{}", errors[0]);
     }
 }

@@ -72,7 +72,7 @@ pub fn read_toml_dir(dir: &Path) -> Result<Vec<(PathBuf, String)>, LoadError> {
     paths
         .into_iter()
         .map(|p| {
-            let text = std::fs::read_to_string(&p).map_err(|e| io(&p, e))?;
+            let text = location::read_text(&p)?;
             Ok((p, text))
         })
         .collect()

@@ -294,11 +294,13 @@ pub fn standings(
             }
         }
         if !prizes.is_empty() {
-            let total: u64 = (group_place..group_place + group.len())
-                .map(|place| prizes.get(place).copied().unwrap_or(0))
-                .fold(0, u64::saturating_add);
-            let count = group.len() as u64;
-            let share = total / count;
+            // In 128 bits: the prizes of a group may add up past what 64 bits hold, and the
+            // share, never more than the largest of them, fits again.
+            let total: u128 = (group_place..group_place + group.len())
+                .map(|place| u128::from(prizes.get(place).copied().unwrap_or(0)))
+                .sum();
+            let count = group.len() as u128;
+            let share = u64::try_from(total / count).unwrap_or(u64::MAX);
             for row in &mut rows[group_place..] {
                 row.prize = Some(share);
             }
@@ -306,18 +308,29 @@ pub fn standings(
                 notes.push(format!(
                     "prizes: {} cent(s) of the {} split among the players on {} are left over",
                     total % count,
-                    cents(total),
+                    cents_wide(total),
                     Half(i64::from(score))
                 ));
             }
         }
         start += group.len();
     }
+    if prizes.len() > n {
+        notes.push(format!(
+            "prizes: {} prize(s) after place {n} go to no one: there are only {n} players",
+            prizes.len() - n
+        ));
+    }
     Ok(Standings { rows, notes })
 }
 
 /// An amount of cents as `12.34`.
 pub fn cents(amount: u64) -> String {
+    cents_wide(u128::from(amount))
+}
+
+/// [`cents`] of a sum that may pass 64 bits.
+fn cents_wide(amount: u128) -> String {
     format!("{}.{:02}", amount / 100, amount % 100)
 }
 
