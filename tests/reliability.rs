@@ -516,3 +516,29 @@ fn prizes_are_pooled_without_overflow_and_none_is_dropped_silently() {
         "{said}"
     );
 }
+
+#[test]
+fn a_record_deeper_than_the_limit_is_an_error_not_a_stack_overflow() {
+    let dir = scratch("deep-sgf");
+    let long = dir.join("long.sgf");
+    std::fs::write(&long, format!("(;GM[1]SZ[9]{})", ";B[]".repeat(300_000))).unwrap();
+    let nested = dir.join("nested.sgf");
+    std::fs::write(
+        &nested,
+        format!(
+            "(;GM[1]SZ[9]{}{})",
+            "(;B[aa]".repeat(200_000),
+            ")".repeat(200_000)
+        ),
+    )
+    .unwrap();
+    for file in [&long, &nested] {
+        let out = goconform(&["show", file.to_str().unwrap(), "--rules", "aga"]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains("a line of play is longer than 10000 nodes"),
+            "{said}"
+        );
+    }
+}

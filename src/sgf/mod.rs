@@ -134,6 +134,16 @@ pub fn read(
         }
     };
     let source = Source::new(path, &text);
+    if let Some(offset) = text::node_past_depth(&text, text::MAX_LINE_NODES) {
+        return Err(source.error_at(
+            offset,
+            "",
+            format!(
+                "a line of play is longer than {} nodes, the most a record may hold",
+                text::MAX_LINE_NODES
+            ),
+        ));
+    }
     let trees = match sgf_parse::parse(&text) {
         Ok(trees) => trees,
         Err(e) => {

@@ -209,6 +209,36 @@ pub fn move_offsets(text: &str) -> Vec<Vec<usize>> {
     }
 }
 
+/// The most nodes a line of play from the root may hold. The SGF parser builds and drops a
+/// game tree by recursion, one frame per node along a line, so a record of some hundreds of
+/// thousands of nodes in one line overflowed the stack and aborted the process; the longest
+/// real games have well under a thousand.
+pub const MAX_LINE_NODES: usize = 10_000;
+
+/// The offset of the first node that makes some line of play from a root longer than
+/// `limit` nodes, if one does: variations start from the node count of the line they branch
+/// from.
+pub fn node_past_depth(text: &str, limit: usize) -> Option<usize> {
+    let mut scan = Scanner::new(text.as_bytes());
+    // The node count of the line at each open parenthesis, and of the current line.
+    let mut branches: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    while let Some(item) = scan.next_item() {
+        match item {
+            Item::Open => branches.push(depth),
+            Item::Close => depth = branches.pop().unwrap_or(0),
+            Item::Node(at) => {
+                depth += 1;
+                if depth > limit {
+                    return Some(at);
+                }
+            }
+            Item::Property { .. } => {}
+        }
+    }
+    None
+}
+
 /// Line starts of a text, to turn offsets into lines and columns without rescanning.
 pub struct Lines<'a> {
     text: &'a str,
@@ -341,6 +371,17 @@ impl<'a> Scanner<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_depth_of_a_tree_is_its_longest_line() {
+        // Root, then two variations of 2 and 3 nodes: the longest line has 4 nodes.
+        let text = "(;SZ[9](;B[aa];W[bb])(;B[cc];W[dd];B[ee]))";
+        assert_eq!(node_past_depth(text, 4), None);
+        assert_eq!(node_past_depth(text, 3), text.find(";B[ee]"));
+        // Nodes inside values are no nodes; a second game starts again from zero.
+        let text = "(;C[;;;;(;;])(;B[aa])";
+        assert_eq!(node_past_depth(text, 1), None);
+    }
 
     #[test]
     fn main_line_nodes_are_the_first_nodes_written() {
