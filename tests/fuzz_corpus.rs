@@ -42,7 +42,7 @@ fn every_target_has_a_corpus() {
         .filter_map(|l| l.strip_suffix('"'))
         .filter(|n| *n != "goconform-fuzz")
         .collect();
-    assert_eq!(targets.len(), 5, "{targets:?}");
+    assert_eq!(targets.len(), 6, "{targets:?}");
     for t in targets {
         corpus(t);
     }
@@ -85,4 +85,9 @@ fn gtp_input() {
 #[test]
 fn jsonl_input() {
     replay("jsonl_input", &mut inputs::check_jsonl);
+}
+
+#[test]
+fn sgf_reader() {
+    replay("sgf_reader", &mut inputs::check_sgf);
 }

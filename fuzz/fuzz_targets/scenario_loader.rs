@@ -1,4 +1,6 @@
-//! The scenario loader on arbitrary bytes: no panic, and an accepted scenario round-trips through the writer and runs the same.
+//! The scenario loader and the tournament readers (scenarios, crosstables as TOML and CSV,
+//! clock files) on arbitrary bytes: no panic, and an accepted scenario round-trips through the
+//! writer and runs the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -35,6 +35,7 @@ pub fn check_scenario(data: &[u8]) -> Result<(), String> {
     let path = PathBuf::from(format!("conformance/fuzz/{id}.toml"));
     let path = path.as_path();
     let spec = spec();
+    check_tournament_readers(path, &text, spec);
     let _ = Scenario::parse_record(path, &text, spec);
     let Ok(first) = Scenario::parse(path, &text, "fuzz", spec) else {
         return Ok(());
@@ -60,6 +61,60 @@ pub fn check_scenario(data: &[u8]) -> Result<(), String> {
         return Err(format!(
             "a scenario written back out runs differently:\n{written}"
         ));
+    }
+    Ok(())
+}
+
+/// The tournament readers on the same text: a tournament scenario (whose cases are then run
+/// by the harness), a crosstable read as TOML and as CSV (then ranked under every tiebreak
+/// method), and a clock file (then replayed). None may panic; what they refuse is refused
+/// with located errors, which is all a fuzzer can ask of arbitrary text.
+fn check_tournament_readers(path: &std::path::Path, text: &str, spec: &Spec) {
+    use crate::scenario::tournament::{read_clock_file, read_crosstable, TournamentScenario};
+    use crate::tournament::clock::Clocks;
+    use crate::tournament::tiebreak::{standings, Tiebreak};
+    if let Ok(scenario) = TournamentScenario::parse(path, text, "fuzz", spec) {
+        let _ = crate::conformance::tournament::run(&scenario);
+    }
+    for name in ["table.toml", "table.csv"] {
+        if let Ok(file) = read_crosstable(std::path::Path::new(name), text) {
+            let _ = standings(&file.table, &file.tiebreak, file.seed, &file.prizes);
+            let _ = standings(&file.table, &Tiebreak::ALL, file.seed, &file.prizes);
+        }
+    }
+    if let Ok(file) = read_clock_file(std::path::Path::new("clock.toml"), text) {
+        let mut clocks = Clocks::new(file.control, file.first).with_stops(file.stops);
+        for event in &file.events {
+            let _ = clocks.apply(event.at, event.event);
+            let _ = clocks.to_string();
+        }
+    }
+}
+
+/// An SGF file on arbitrary bytes: reading never panics, and every game it accepts is played
+/// through the reference under the ruleset its `RU` names (else `aga`) without a panic, as
+/// `show`, `score` and `ruling` play it.
+pub fn check_sgf(data: &[u8]) -> Result<(), String> {
+    use crate::sgf::{convert, read, ReadOptions};
+    let path = std::path::Path::new("input.sgf");
+    let Ok(games) = read(path, data, &ReadOptions::default()) else {
+        return Ok(());
+    };
+    for record in games.into_iter().flatten() {
+        let rulesets =
+            convert::rulesets_for(&record, &[]).unwrap_or_else(|_| vec!["aga".to_string()]);
+        let Ok(scenario) = convert::to_scenario(&record, &rulesets, spec()) else {
+            continue;
+        };
+        let all = |_: &str| true;
+        for trial in run_scenario(&scenario, 0, &mut Reference::new(), &all) {
+            if trial.outcome.word() == "error" {
+                return Err(format!(
+                    "the reference could not play an accepted record under {}: {:?}",
+                    trial.run, trial.outcome
+                ));
+            }
+        }
     }
     Ok(())
 }
