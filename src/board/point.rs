@@ -86,6 +86,17 @@ pub struct Point {
     pub row: u8,
 }
 
+/// The start of a text that is not a vertex, for an error: at most 20 characters and an
+/// ellipsis, so that a peer sending a vertex of megabytes is not sent it back.
+fn quoted(text: &str) -> String {
+    const SHOWN: usize = 20;
+    let text = text.trim();
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// Why a vertex could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VertexError {
@@ -105,7 +116,7 @@ impl Point {
     /// Reads a GTP vertex such as `D4` or `t19` and checks it lies on a `width` x `height`
     /// board. `pass` is not a point; callers that accept passes check for it first.
     pub fn parse_gtp(text: &str, width: u8, height: u8) -> Result<Point, VertexError> {
-        let malformed = || VertexError::Malformed(text.to_string());
+        let malformed = || VertexError::Malformed(quoted(text));
         let bytes = text.trim().as_bytes();
         let (&letter, digits) = bytes.split_first().ok_or_else(malformed)?;
         let letter = letter.to_ascii_uppercase();
@@ -199,6 +210,17 @@ mod tests {
             Point::parse_gtp("A10", 9, 9),
             Err(VertexError::OffBoard { .. })
         ));
+    }
+
+    #[test]
+    fn a_long_bad_vertex_is_not_echoed_whole() {
+        let long = "é".repeat(100_000);
+        let message = Point::parse_gtp(&long, 19, 19).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!("`{}...`", "é".repeat(20))),
+            "{message}"
+        );
+        assert!(message.len() < 200, "{message}");
     }
 
     #[test]
