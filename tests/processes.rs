@@ -3,7 +3,8 @@
 //!
 //! Each test runs the `goconform` binary with a GTP engine that is a shell script: the script
 //! starts the processes that used to outlive goconform (a background job of a wrapper, the
-//! child of an engine whose main process exits), writes their pids to files, and then becomes (or starts) `goconform gtp`, the
+//! child of an engine whose main process exits, a process that left the engine's group with
+//! `setsid`), writes their pids to files, and then becomes (or starts) `goconform gtp`, the
 //! reference as a GTP engine, or a silent `sleep`. The tests then wait, with generous
 //! deadlines, for those pids to be gone.
 
@@ -205,17 +206,48 @@ fn the_child_of_an_engine_whose_main_process_exits_is_killed() {
     );
 }
 
+/// A process that left the engine's group (`setsid`) is adopted by goconform once the
+/// engine is killed, and killed in turn.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_process_that_left_the_group_with_setsid_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = script(
+        dir.path(),
+        "setsid.sh",
+        "setsid sleep 600 &\n\
+         echo $! > \"$DIR/escaped.tmp\" && mv \"$DIR/escaped.tmp\" \"$DIR/escaped.pid\"\n\
+         exec \"$GOCONFORM\" gtp\n",
+    );
+    let (status, text) = run(check(&engine));
+    assert!(status.success(), "{status}: {text}");
+    assert_gone(
+        pid_file(dir.path(), "escaped.pid"),
+        "sleep",
+        "the engine's `setsid sleep 600 &`",
+    );
+}
+
 /// Sends `signal` to a `goconform check` whose engine never answers, once the engine has
 /// started its processes; goconform must end by that signal, and the engine's processes
 /// must be gone.
 fn a_signal_kills_the_engines(signal: i32) {
     let dir = tempfile::tempdir().unwrap();
+    let setsid = if cfg!(target_os = "linux") {
+        "setsid sleep 600 &\n\
+         echo $! > \"$DIR/escaped.tmp\" && mv \"$DIR/escaped.tmp\" \"$DIR/escaped.pid\"\n"
+    } else {
+        ""
+    };
     let engine = script(
         dir.path(),
         "silent.sh",
-        "sleep 600 &\necho $! > \"$DIR/job.tmp\" && mv \"$DIR/job.tmp\" \"$DIR/job.pid\"\n\
-         echo $$ > \"$DIR/leader.tmp\" && mv \"$DIR/leader.tmp\" \"$DIR/leader.pid\"\n\
-         exec sleep 601\n",
+        &format!(
+            "sleep 600 &\necho $! > \"$DIR/job.tmp\" && mv \"$DIR/job.tmp\" \"$DIR/job.pid\"\n\
+             {setsid}\
+             echo $$ > \"$DIR/leader.tmp\" && mv \"$DIR/leader.tmp\" \"$DIR/leader.pid\"\n\
+             exec sleep 601\n"
+        ),
     );
     let mut command = check(&engine);
     command
@@ -226,6 +258,7 @@ fn a_signal_kills_the_engines(signal: i32) {
     let mut child = command.spawn().expect("goconform runs");
     let leader = pid_file(dir.path(), "leader.pid");
     let job = pid_file(dir.path(), "job.pid");
+    let escaped = cfg!(target_os = "linux").then(|| pid_file(dir.path(), "escaped.pid"));
     // The leader has written its pid just before becoming `sleep 601`: wait for that.
     let deadline = Instant::now() + PATIENCE;
     while !alive(leader, "601") && Instant::now() < deadline {
@@ -248,6 +281,9 @@ fn a_signal_kills_the_engines(signal: i32) {
     assert_eq!(status.signal(), Some(signal), "{status}");
     assert_gone(leader, "sleep 601", "the engine");
     assert_gone(job, "sleep", "the engine's `sleep 600 &`");
+    if let Some(escaped) = escaped {
+        assert_gone(escaped, "sleep", "the engine's `setsid sleep 600 &`");
+    }
 }
 
 fn pid_t(pid: u32) -> libc::pid_t {

@@ -13,12 +13,13 @@
 //! a wrapper script (`sleep 600 & exec engine`) or one that forks and exits leaves no process
 //! behind. A crash detected while reading or writing kills the group too. Every live group is
 //! in a process-wide registry, so that [`kill_engines_on_termination`] can kill them all when
-//! goconform is told to end. The binary calls it at its start; the library alone installs no
-//! signal handler.
+//! goconform is told to end; on Linux, [`adopt_orphans`] also catches descendants that left
+//! the group with `setsid`. The binary calls both at its start; the library alone installs no
+//! signal handler and changes nothing about the process.
 
 mod groups;
 
-pub use groups::kill_engines_on_termination;
+pub use groups::{adopt_orphans, kill_engines_on_termination};
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
