@@ -135,8 +135,10 @@ pub fn kill_engines_on_termination() -> io::Result<()> {
 /// it. A process that left the group is found once it is an orphan: its parent is either in
 /// the engine's group, killed with it, or itself such a process, found and killed first, so
 /// every descendant is reached in turn. Not covered: orphans while some engine still runs
-/// (they wait for the next sweep), and any process on platforms other than Linux, where this
-/// does nothing.
+/// (they wait for the next sweep); kernels that do not list a thread's children in
+/// `/proc/self/task/TID/children` (built without `CONFIG_PROC_CHILDREN`), where this does
+/// nothing rather than keep orphans it cannot find; and platforms other than Linux, where it
+/// does nothing either.
 pub fn adopt_orphans() -> io::Result<()> {
     imp::adopt_orphans()
 }
@@ -187,6 +189,16 @@ fn sweep_orphans(leaders: &[u32]) {
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 fn sweep_orphans(_leaders: &[u32]) {}
+
+/// Whether the kernel lists each thread's children (`/proc/self/task/TID/children`).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn children_listed() -> bool {
+    std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| {
+        tasks
+            .flatten()
+            .any(|task| task.path().join("children").exists())
+    })
+}
 
 /// The children of this process: each thread's own list in `/proc/self/task/*/children`
 /// (children belong to the thread that forked them, and adopted orphans to one of them).
@@ -280,6 +292,12 @@ mod imp {
 
     #[cfg(any(target_os = "linux", target_os = "android"))]
     pub(super) fn adopt_orphans() -> io::Result<()> {
+        // Without a list of children to sweep (a kernel built without CONFIG_PROC_CHILDREN),
+        // adopted orphans would only be kept alive under goconform until it ends: better not
+        // to adopt them at all.
+        if !super::children_listed() {
+            return Ok(());
+        }
         // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag and touches no memory.
         if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == -1 {
             return Err(io::Error::last_os_error());
