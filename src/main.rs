@@ -2,7 +2,26 @@
 
 fn main() -> std::process::ExitCode {
     restore_default_sigpipe();
+    own_engine_processes();
     goconform::cli::main()
+}
+
+/// Engines run in process groups of their own, out of reach of the signals a terminal sends
+/// to goconform's group: on SIGTERM, SIGINT or SIGHUP their groups are killed before
+/// goconform ends. On Linux goconform also adopts the orphaned descendants of engines (those
+/// that left an engine's group with `setsid`), to kill them too; it starts no process other
+/// than engines, which is what that needs. If either cannot be set up, goconform runs all the
+/// same, as it did before, and says so.
+fn own_engine_processes() {
+    use goconform::engines::process;
+    if let Err(e) = process::kill_engines_on_termination() {
+        eprintln!("warning: engines will not be killed if goconform is killed by a signal: {e}");
+    }
+    if let Err(e) = process::adopt_orphans() {
+        eprintln!(
+            "warning: processes started by engines outside their group may outlive them: {e}"
+        );
+    }
 }
 
 /// Rust programs start with SIGPIPE ignored, so writing to a closed pipe is an error, and

@@ -9,12 +9,21 @@
 //! tail of standard error, so a report says why an engine died.
 //!
 //! On Unix the engine runs in a process group of its own, and [`EngineProcess::kill`] kills
-//! the whole group: an engine started through a wrapper script does not leave a grandchild
-//! holding the pipes.
+//! the whole group whatever the state of the engine's main process: an engine started through
+//! a wrapper script (`sleep 600 & exec engine`) or one that forks and exits leaves no process
+//! behind. A crash detected while reading or writing kills the group too. Every live group is
+//! in a process-wide registry, so that [`kill_engines_on_termination`] can kill them all when
+//! goconform is told to end; on Linux, [`adopt_orphans`] also catches descendants that left
+//! the group with `setsid`. The binary calls both at its start; the library alone installs no
+//! signal handler and changes nothing about the process.
+
+mod groups;
+
+pub use groups::{adopt_orphans, kill_engines_on_termination};
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -62,6 +71,8 @@ pub struct EngineProcess {
     stderr: Arc<Mutex<Tail>>,
     /// Standard output has ended (or failed): every later read is a crash.
     ended: Option<String>,
+    /// The leader has been reaped (after its group was killed); how it ended, if known.
+    reaped: Option<Option<ExitStatus>>,
 }
 
 impl EngineProcess {
@@ -79,15 +90,13 @@ impl EngineProcess {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
-        let mut child = command
-            .spawn()
+        let mut child = groups::spawn(&mut command)
             .map_err(|e| EngineError::crash(format!("cannot start the engine `{program}`: {e}")))?;
         let (stdin, stdout, stderr_pipe) =
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(i), Some(o), Some(e)) => (i, o, e),
                 _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
+                    let _ = groups::kill_and_reap(&mut child);
                     return Err(EngineError::crash(format!(
                         "cannot start the engine `{program}`: its pipes are missing"
                     )));
@@ -111,6 +120,7 @@ impl EngineProcess {
             lines,
             stderr,
             ended: None,
+            reaped: None,
         };
         if let Err(e) = spawned {
             process.kill();
@@ -230,42 +240,60 @@ impl EngineProcess {
         String::from_utf8_lossy(&bytes).trim().to_string()
     }
 
-    /// Whether the process has not exited yet.
+    /// Whether the process has not exited yet. Does not reap it: its process group is killed
+    /// before it is reaped (see [`EngineProcess::kill`]).
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.reaped.is_none() && !self.leader_exited()
     }
 
-    /// Kills the process (its whole process group on Unix) and reaps it. Also done on drop;
-    /// never panics, and does nothing to a process already reaped.
+    /// Kills the process and its whole process group on Unix, and reaps it. Also done on drop
+    /// and after a crash; never panics, and does nothing to a process already reaped.
+    ///
+    /// The group is killed whether or not the main process is still running: the other
+    /// members of the group (a wrapper's background job, a forking engine's child) outlive it
+    /// otherwise.
     pub fn kill(&mut self) {
         self.stdin = None;
-        if matches!(self.child.try_wait(), Ok(Some(_))) {
-            return;
+        self.reap();
+    }
+
+    /// Kills the group and reaps the leader, once; how the leader ended.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        if let Some(status) = self.reaped {
+            return status;
         }
-        #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: sends a signal to the process group the child leads (it was spawned
-            // with `process_group(0)`, so its group id is its pid, and the child is not
-            // reaped yet, so that id is still ours); no memory is involved.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = groups::kill_and_reap(&mut self.child).ok();
+        self.reaped = Some(status);
+        status
+    }
+
+    /// Whether the main process has exited, without reaping it (so that its pid, the id of
+    /// its group, stays reserved until the group is killed).
+    #[cfg(unix)]
+    fn leader_exited(&mut self) -> bool {
+        groups::exited(self.child.id())
+    }
+
+    #[cfg(not(unix))]
+    fn leader_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
     }
 
     /// A crash error: the message, the exit status if the engine has exited, and the tail of
-    /// standard error. Waits a moment for both, since they come after the output closes.
+    /// standard error. Waits a moment for both, since they come after the output closes. An
+    /// engine whose main process has exited has its group killed and is reaped here.
     fn crash(&mut self, why: &str) -> EngineError {
         let deadline = Instant::now() + EXIT_GRACE;
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => break None,
+        let exited = loop {
+            if self.reaped.is_some() || self.leader_exited() {
+                break true;
             }
+            if Instant::now() >= deadline {
+                break false;
+            }
+            thread::sleep(Duration::from_millis(5));
         };
+        let status = if exited { self.reap() } else { None };
         while Instant::now() < deadline && !self.stderr.lock().map_or(true, |t| t.closed) {
             thread::sleep(Duration::from_millis(5));
         }
@@ -445,6 +473,40 @@ mod tests {
         assert!(p.is_running());
         p.kill();
         assert!(!p.is_running());
+    }
+
+    /// Whether `pid` names a live (not zombie) process, by signal 0 and `/proc` where there is
+    /// one. Only for pids of processes these tests started.
+    fn alive(pid: libc::pid_t) -> bool {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        // SAFETY: signal 0 only checks that the process exists.
+        unsafe { libc::kill(pid, 0) == 0 && !zombie }
+    }
+
+    #[test]
+    fn the_group_is_killed_even_after_the_main_process_exited() {
+        let mut p = sh("sleep 600 & echo $!; exit 0");
+        let job: libc::pid_t = p
+            .read_line(Duration::from_secs(30), 100)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while p.is_running() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        // Asking did not reap the main process, so its group id is still the engine's.
+        assert!(!p.is_running());
+        assert!(alive(job));
+        p.kill();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while alive(job) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!alive(job), "the background job {job} outlived the engine");
     }
 
     #[test]
