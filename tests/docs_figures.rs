@@ -15,7 +15,14 @@ fn guide() -> String {
 fn tiny_engine(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", "--quiet", "--locked", "--example", "tiny_engine", "--"])
+        .args([
+            "run",
+            "--quiet",
+            "--locked",
+            "--example",
+            "tiny_engine",
+            "--",
+        ])
         .args(args)
         .output()
         .expect("cargo runs");
@@ -79,7 +86,10 @@ fn every_transcript_of_the_example_is_what_it_prints() {
     for (args, lines) in shown {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let printed: Vec<String> = tiny_engine(&args).lines().map(untimed).collect();
-        for line in lines.iter().filter(|l| !l.trim().is_empty() && l.trim() != "...") {
+        for line in lines
+            .iter()
+            .filter(|l| !l.trim().is_empty() && l.trim() != "...")
+        {
             assert!(
                 printed.contains(&untimed(line)),
                 "docs/implementing.md shows, for `tiny_engine {}`:\n{line}\nbut the example prints:\n{}",
@@ -132,7 +142,10 @@ fn the_guides_counts_are_todays() {
         all.expected_failures,
         all.records + all.other_rules
     );
-    assert!(guide.contains(&sentence), "the guide should say: {sentence}");
+    assert!(
+        guide.contains(&sentence),
+        "the guide should say: {sentence}"
+    );
     assert_eq!(
         all.passed + all.expected_failures + all.records + all.other_rules,
         all.total,
@@ -143,5 +156,8 @@ fn the_guides_counts_are_todays() {
         "under `[chinese]` {} of {} trials pass; of the rest, {} are expected failures, {} are referee's records and {} need another rule",
         chinese.passed, chinese.total, chinese.expected_failures, chinese.records, chinese.other_rules
     );
-    assert!(guide.contains(&sentence), "the guide should say: {sentence}");
+    assert!(
+        guide.contains(&sentence),
+        "the guide should say: {sentence}"
+    );
 }
