@@ -325,3 +325,16 @@ fn the_fixtures_are_all_exercised() {
         );
     }
 }
+
+#[test]
+fn list_options_take_commas_or_repeats_alike() {
+    let file = fixture("nssk-retake.sgf");
+    let commas = goconform(&["ruling", &file, "--rules", "bga,london-open"]);
+    let repeats = goconform(&["ruling", &file, "--rules", "bga", "--rules", "london-open"]);
+    assert_eq!(commas.status.code(), Some(0), "{}", text(&commas));
+    assert_eq!(text(&commas), text(&repeats));
+    let said = text(&commas);
+    assert!(said.contains("== under bga"), "{said}");
+    assert!(said.contains("== under london-open"), "{said}");
+    assert!(!said.contains("== under aga "), "{said}");
+}

@@ -141,8 +141,8 @@ enum Command {
         /// The ruleset to start with.
         #[arg(long, value_name = "NAME", default_value = "aga")]
         rules: String,
-        /// Change one axis, e.g. --set ko=situational (repeatable).
-        #[arg(long = "set", value_name = "AXIS=VALUE")]
+        /// Change one axis, e.g. --set ko=situational (repeatable, or comma-separated).
+        #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
         set: Vec<String>,
     },
     /// Write the embedded specification and scenarios (spec/, conformance/) into DIR, so they

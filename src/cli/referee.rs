@@ -25,8 +25,8 @@ pub(super) struct RefereeArgs {
     /// The ruleset the games are played under.
     #[arg(long, value_name = "NAME", default_value = "aga")]
     rules: String,
-    /// Change one axis, e.g. --set ko=situational (repeatable).
-    #[arg(long = "set", value_name = "AXIS=VALUE")]
+    /// Change one axis, e.g. --set ko=situational (repeatable, or comma-separated).
+    #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
     set: Vec<String>,
     /// The board size.
     #[arg(long, value_name = "N", default_value_t = 19)]

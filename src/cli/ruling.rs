@@ -40,12 +40,14 @@ pub(super) struct RulingArgs {
     /// SGF only: which game of a collection (from 1; default the first).
     #[arg(long, value_name = "N")]
     game: Option<usize>,
-    /// A ruleset or one of the record's runs (repeatable). Default: the record's runs, else
-    /// bga, london-open and aga side by side.
-    #[arg(long, value_name = "NAME")]
+    /// A ruleset or one of the record's runs (repeatable, or comma-separated:
+    /// `--rules bga,london-open`). Default: the record's runs, else bga, london-open and aga
+    /// side by side.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
     rules: Vec<String>,
-    /// Change one axis for every ruleset, e.g. --set illegal-move=bga (repeatable).
-    #[arg(long = "set", value_name = "AXIS=VALUE")]
+    /// Change one axis for every ruleset, e.g. --set illegal-move=bga (repeatable, or
+    /// comma-separated).
+    #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
     set: Vec<String>,
 }
 

@@ -34,14 +34,16 @@ pub(super) struct ScoreArgs {
     /// first run; for a diagram, aga).
     #[arg(long, value_name = "NAME", conflicts_with = "all_rulesets")]
     rules: Option<String>,
-    /// Change one axis, e.g. --set seki-eyes=neutral (repeatable; applies to every ruleset).
-    #[arg(long = "set", value_name = "AXIS=VALUE")]
+    /// Change one axis, e.g. --set seki-eyes=neutral (repeatable, or comma-separated; applies
+    /// to every ruleset).
+    #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
     set: Vec<String>,
     /// Score the position under every ruleset, side by side.
     #[arg(long)]
     all_rulesets: bool,
     /// Stones counted dead at the end; each vertex names its whole string (nothing is
-    /// removed under ending=two-passes).
+    /// removed under ending=two-passes). Repeatable, or comma-separated (`--dead E2,F3`), like
+    /// every list option; several vertices after one `--dead` are also taken.
     #[arg(long, value_name = "VERTEX", num_args = 1.., value_delimiter = ',')]
     dead: Vec<String>,
     /// The komi of the game, even or handicap (default: the scenario's, else the ruleset's).

@@ -177,8 +177,9 @@ pub(super) struct StandingsArgs {
     /// A crosstable: TOML (`[[player]]` with `name` and `results`) or CSV (a `.csv` file: the
     /// name, then one cell per round such as `Bob+`, `Carol-`, `bye`).
     file: PathBuf,
-    /// The tiebreak order, e.g. `sos,sodos,h2h,chance` (default: the file's, else the AGA
-    /// annex's playoff,sos,sodos,h2h,chance). Also: median, saco, cumulative.
+    /// The tiebreak order, e.g. `sos,sodos,h2h,chance` (comma-separated, or repeated; default:
+    /// the file's, else the AGA annex's playoff,sos,sodos,h2h,chance). Also: median, saco,
+    /// cumulative.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     tiebreak: Vec<String>,
     /// The seed of chance draws (default: the file's, else 0): the same seed, the same draw.
