@@ -263,6 +263,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         jobs: args.jobs,
         progress: args.format == ReportFormat::Text && progress_wanted(),
     };
+    let started = std::time::Instant::now();
     let report = harness
         .run(&suite, &selection, factory.as_ref())
         .map_err(|e| e.to_string())?;
@@ -280,7 +281,21 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         ExitCode::from(1)
     };
     if let Some(path) = &args.junit {
-        let xml = junit(&report, &suite, "goconform").map_err(|e| e.to_string())?;
+        let options = crate::conformance::junit::JunitOptions {
+            root_name: "goconform",
+            base: match root {
+                Project::Dir(dir) => Some(dir.as_path()),
+                Project::Embedded => None,
+            },
+            wall_time: Some(started.elapsed()),
+        };
+        let xml = junit(
+            &report,
+            &suite,
+            &tournament.trials(&suite.tournament),
+            &options,
+        )
+        .map_err(|e| e.to_string())?;
         crate::files::write_whole(path, xml.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

@@ -78,6 +78,19 @@ impl TournamentRun {
         tally.not_applicable += self.not_applicable.len();
     }
 
+    /// Each selected scenario with its mismatches (`None`: not run), for the JUnit report.
+    pub(super) fn trials<'a>(
+        &'a self,
+        scenarios: &'a [TournamentScenario],
+    ) -> Vec<crate::conformance::junit::TournamentTrial<'a>> {
+        let ran = self
+            .results
+            .iter()
+            .map(|(i, m)| (&scenarios[*i], Some(m.as_slice())));
+        let not_run = self.not_applicable.iter().map(|i| (&scenarios[*i], None));
+        ran.chain(not_run).collect()
+    }
+
     /// Tells every failing scenario on standard error, one line per differing value.
     pub(super) fn report_failures(&self, root: &Project, scenarios: &[TournamentScenario]) {
         for (i, mismatches) in &self.results {

@@ -38,56 +38,152 @@
 //! UIs show it next to the test.
 //!
 //! A failure's text lists every mismatch as `{scenario file}:{line}: {summary}` and ends
-//! with the command that reproduces the trial.
+//! with the command that reproduces the trial. Scenario files are named relative to the
+//! project folder when they are under it, as the text report names them, so a report is the
+//! same on every machine; each `<testcase>` also carries the file as a `file` attribute, which
+//! GitLab and the GitHub reporters use to link a test to its source.
+//!
+//! Tournament scenarios (tiebreaks, clocks, handicaps) have no runs: each is one `<testcase>`
+//! named by its id in its topic's `<testsuite>`, a failure listing every value that differs,
+//! as the text report counts them.
+//!
+//! # Properties
+//!
+//! The run's properties (engine, tier, versions) are written once, in the first
+//! `<testsuite>`: parsers such as Python's `xunitparser` gather every suite's properties into
+//! one table and refuse a name seen twice.
 //!
 //! # Determinism
 //!
 //! The output depends only on the report and the suite, apart from the `time` attributes:
 //! no report uuid and no timestamp (quick-junit sets neither unless asked). Each
-//! `<testsuite>`'s time is the sum of its trials'; the root has no time, since trials run
-//! in parallel and the sum would not be the wall time of the run.
+//! `<testsuite>`'s time is the sum of its trials'; the root's is the wall time of the run when
+//! the caller gives it (trials run in parallel, so the sum would not be).
 
+use std::path::Path;
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 pub use quick_junit::SerializeError;
 
+use super::tournament::CaseMismatch;
 use super::{Outcome, RunReport, Trial, INTERPRETATION_VERSION, REPORT_FORMAT_VERSION};
+use crate::scenario::tournament::TournamentScenario;
 use crate::scenario::Suite;
 
 /// The version of the suite (the crate's release), as reports show it.
 const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Renders a run as a JUnit XML document whose root `<testsuites>` is named `root_name`.
-/// Every `<testsuite>` carries the same properties: the engine's name and version, the
-/// tier, what the engine observes, and the suite, report format and interpretation
-/// versions.
-pub fn junit(report: &RunReport, suite: &Suite, root_name: &str) -> Result<String, SerializeError> {
-    let properties = properties(report);
+/// A tournament scenario as the run left it: the values that differ from the reference's
+/// (empty for a pass), or `None` when it was not run (the engine is not the reference).
+pub type TournamentTrial<'a> = (&'a TournamentScenario, Option<&'a [CaseMismatch]>);
+
+/// What frames a JUnit report besides its trials.
+pub struct JunitOptions<'a> {
+    /// The name of the root `<testsuites>`.
+    pub root_name: &'a str,
+    /// The folder scenario paths are shown relative to (the project folder).
+    pub base: Option<&'a Path>,
+    /// The wall time of the whole run, for the root.
+    pub wall_time: Option<Duration>,
+}
+
+/// Renders a run as a JUnit XML document: the board trials of `report` and the tournament
+/// scenarios of `tournament`, by topic. The first `<testsuite>` carries the run's properties:
+/// the engine's name and version, the tier, what the engine observes, and the suite, report
+/// format and interpretation versions.
+pub fn junit(
+    report: &RunReport,
+    suite: &Suite,
+    tournament: &[TournamentTrial<'_>],
+    options: &JunitOptions<'_>,
+) -> Result<String, SerializeError> {
     let mut suites: Vec<TestSuite> = Vec::new();
     let mut times: Vec<Duration> = Vec::new();
-    for trial in &report.trials {
-        let place = Place::of(suite, trial);
-        let index = match suites.iter().position(|s| s.name == place.topic) {
-            Some(i) => i,
-            None => {
-                let mut s = TestSuite::new(place.topic.as_str());
-                s.add_properties(properties.iter().cloned());
-                suites.push(s);
-                times.push(Duration::ZERO);
-                suites.len() - 1
+    let mut suite_of = |topic: &str, suites: &mut Vec<TestSuite>| match suites
+        .iter()
+        .position(|s| s.name.as_str() == topic)
+    {
+        Some(i) => i,
+        None => {
+            let mut s = TestSuite::new(topic);
+            if suites.is_empty() {
+                s.add_properties(properties(report));
             }
-        };
-        suites[index].add_test_case(test_case(trial, &place));
-        times[index] += trial.elapsed;
+            suites.push(s);
+            times.push(Duration::ZERO);
+            suites.len() - 1
+        }
+    };
+    let mut cases: Vec<(usize, TestCase, Duration)> = Vec::new();
+    for trial in &report.trials {
+        let place = Place::of(suite, trial, options.base);
+        let index = suite_of(&place.topic, &mut suites);
+        cases.push((index, test_case(trial, &place), trial.elapsed));
     }
-    let mut root = Report::new(root_name);
+    for (scenario, mismatches) in tournament {
+        let index = suite_of(&scenario.topic, &mut suites);
+        cases.push((
+            index,
+            tournament_case(scenario, *mismatches, options.base),
+            Duration::ZERO,
+        ));
+    }
+    for (index, case, elapsed) in cases {
+        suites[index].add_test_case(case);
+        times[index] += elapsed;
+    }
+    let mut root = Report::new(options.root_name);
+    if let Some(time) = options.wall_time {
+        root.set_time(time);
+    }
     for (mut s, time) in suites.into_iter().zip(times) {
         s.set_time(time);
         root.add_test_suite(s);
     }
     root.to_string()
+}
+
+/// A path as reports show it: relative to `base` when under it.
+fn shown(path: &Path, base: Option<&Path>) -> String {
+    base.and_then(|b| path.strip_prefix(b).ok())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// One tournament scenario as a test case.
+fn tournament_case(
+    scenario: &TournamentScenario,
+    mismatches: Option<&[CaseMismatch]>,
+    base: Option<&Path>,
+) -> TestCase {
+    let path = shown(&scenario.path, base);
+    let status = match mismatches {
+        None => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_type("not-applicable").set_message(
+                "tournament rules are checked against the reference only (the Referee trait has none)",
+            );
+            status
+        }
+        Some([]) => TestCaseStatus::success(),
+        Some(found) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let mut text: String = found.iter().map(|m| format!("{path}: {m}\n")).collect();
+            text.push_str(&format!("reproduce: goconform check {path}"));
+            status
+                .set_type("fail")
+                .set_message(format!("{} value(s) differ", found.len()))
+                .set_description(text);
+            status
+        }
+    };
+    let mut case = TestCase::new(scenario.id.as_str(), status);
+    case.set_classname(scenario.topic.as_str());
+    case.extra.insert("file".into(), path.into());
+    case
 }
 
 fn properties(report: &RunReport) -> Vec<Property> {
@@ -119,7 +215,7 @@ struct Place {
 }
 
 impl Place {
-    fn of(suite: &Suite, trial: &Trial) -> Place {
+    fn of(suite: &Suite, trial: &Trial, base: Option<&Path>) -> Place {
         let Some(scenario) = suite.scenarios.get(trial.scenario) else {
             return Place {
                 name: format!("#{}[#{}]", trial.scenario, trial.run),
@@ -135,7 +231,7 @@ impl Place {
         Place {
             name: format!("{}[{label}]", scenario.id),
             topic: scenario.topic.clone(),
-            path: scenario.path.display().to_string(),
+            path: shown(&scenario.path, base),
             label,
         }
     }
@@ -204,6 +300,7 @@ fn test_case(trial: &Trial, place: &Place) -> TestCase {
     let mut case = TestCase::new(place.name.as_str(), status);
     case.set_classname(place.topic.as_str())
         .set_time(trial.elapsed);
+    case.extra.insert("file".into(), place.path.as_str().into());
     if let Some(out) = system_out {
         case.set_system_out(out);
     }
@@ -213,6 +310,12 @@ fn test_case(trial: &Trial, place: &Place) -> TestCase {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const OPTIONS: JunitOptions<'static> = JunitOptions {
+        root_name: "goconform",
+        base: None,
+        wall_time: None,
+    };
     use crate::conformance::fixtures;
     use crate::conformance::{Capabilities, EngineInfo, Mismatch, Observable, Tier};
 
@@ -296,7 +399,7 @@ mod tests {
     fn every_outcome_has_its_junit_form() {
         let suite = suite();
         let report = report(&suite);
-        let xml = junit(&report, &suite, "goconform").unwrap();
+        let xml = junit(&report, &suite, &[], &OPTIONS).unwrap();
         let capture = &suite.scenarios[report.trials[0].scenario];
         let suicide = &suite.scenarios[report.trials[4].scenario];
         let name =
@@ -326,8 +429,9 @@ mod tests {
         // Pass: an empty test case.
         assert!(
             xml.contains(&format!(
-                r#"<testcase name="{}" classname="capture" time="0.003"/>"#,
-                name(capture, 0)
+                r#"<testcase name="{}" classname="capture" time="0.003" file="{}"/>"#,
+                name(capture, 0),
+                capture.path.display()
             )),
             "{xml}"
         );
@@ -420,9 +524,9 @@ mod tests {
     }
 
     #[test]
-    fn every_suite_carries_the_versions() {
+    fn the_first_suite_carries_the_versions_once() {
         let suite = suite();
-        let xml = junit(&report(&suite), &suite, "goconform").unwrap();
+        let xml = junit(&report(&suite), &suite, &[], &OPTIONS).unwrap();
         for property in [
             r#"<property name="engine" value="tiny"/>"#.to_string(),
             r#"<property name="engine-version" value="0.3"/>"#.to_string(),
@@ -434,7 +538,7 @@ mod tests {
                 r#"<property name="interpretation-version" value="{INTERPRETATION_VERSION}"/>"#
             ),
         ] {
-            assert_eq!(xml.matches(&property).count(), 2, "{property} in {xml}");
+            assert_eq!(xml.matches(&property).count(), 1, "{property} in {xml}");
         }
     }
 
@@ -442,8 +546,8 @@ mod tests {
     fn the_output_is_deterministic_and_well_formed() {
         let suite = suite();
         let report = report(&suite);
-        let a = junit(&report, &suite, "goconform").unwrap();
-        let b = junit(&report, &suite, "goconform").unwrap();
+        let a = junit(&report, &suite, &[], &OPTIONS).unwrap();
+        let b = junit(&report, &suite, &[], &OPTIONS).unwrap();
         assert_eq!(a, b);
         let parsed = quick_junit::Report::deserialize_from_str(&a).expect("the XML parses back");
         assert_eq!(parsed.tests, 8);
