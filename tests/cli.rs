@@ -420,7 +420,7 @@ fn jsonl_reports_a_header_every_trial_and_a_complete_footer() {
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[0]["type"], "header");
     assert_eq!(lines[0]["suite_version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(lines[0]["format_version"], 2);
+    assert_eq!(lines[0]["format_version"], 3);
     assert_eq!(lines[0]["interpretation_version"], 1);
     assert_eq!(lines[0]["engine"]["name"], "goconform-reference");
     assert_eq!(lines[0]["tier"], "strict");

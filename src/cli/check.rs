@@ -323,6 +323,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
             &mut out,
             &suite,
             &report,
+            &tournament.trials(&suite.tournament),
             &matrix,
             &args.options_json(root),
             &|p| relative(root, p),
@@ -332,8 +333,8 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         if let Err(e) = written {
             super::output::fail(&e);
         }
-        // The JSON-lines report covers the board trials; tournament scenarios that fail are
-        // told on standard error, so that the exit code is never unexplained.
+        // Failing tournament scenarios are also told on standard error, as board trials are
+        // by the text report, for a person watching a run whose output goes to a file.
         tournament.report_failures(root, &suite.tournament);
         return Ok(code);
     }

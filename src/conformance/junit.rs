@@ -75,9 +75,7 @@ use crate::scenario::Suite;
 /// The version of the suite (the crate's release), as reports show it.
 const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// A tournament scenario as the run left it: the values that differ from the reference's
-/// (empty for a pass), or `None` when it was not run (the engine is not the reference).
-pub type TournamentTrial<'a> = (&'a TournamentScenario, Option<&'a [CaseMismatch]>);
+pub use super::tournament::TournamentTrial;
 
 /// What frames a JUnit report besides its trials.
 pub struct JunitOptions<'a> {

@@ -42,7 +42,7 @@ use crate::scenario::Stones;
 
 /// The version of the report formats (`check --format jsonl`, `--junit`, `compare`): bumped
 /// when a field is removed or changes meaning; added fields do not bump it.
-pub const REPORT_FORMAT_VERSION: u32 = 2;
+pub const REPORT_FORMAT_VERSION: u32 = 3;
 
 /// The version of the suite's interpretation of the rules: bumped when the meaning of a
 /// scenario key, an event, a reason or a result changes, so that an engine's expectations

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::matrix::Matrix;
 use super::projection::Projection;
+use super::tournament::TournamentTrial;
 use super::{
     Capabilities, EngineInfo, Outcome, RunReport, Tally, Tier, Trial, INTERPRETATION_VERSION,
     REPORT_FORMAT_VERSION,
@@ -60,6 +61,34 @@ struct TrialLine<'a> {
     projected: Option<&'a Projection>,
 }
 
+/// A tournament scenario (tiebreaks, clocks, handicaps): one line each, with every value
+/// that differs from the reference's.
+#[derive(Serialize)]
+struct TournamentLine<'a> {
+    r#type: &'static str,
+    scenario: &'a str,
+    file: String,
+    topic: &'a str,
+    clauses: &'a [String],
+    kind: &'a str,
+    /// `pass`, `fail` or `not-applicable`.
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    mismatches: Vec<CaseLine<'a>>,
+}
+
+#[derive(Serialize)]
+struct CaseLine<'a> {
+    case: &'a str,
+    /// For clocks: the event after which the value was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after: Option<usize>,
+    key: &'a str,
+    line: usize,
+    expected: &'a str,
+    actual: &'a str,
+}
+
 #[derive(Serialize)]
 struct MismatchLine<'a> {
     after: usize,
@@ -96,11 +125,14 @@ struct ProjectedLine {
     trials: usize,
 }
 
-/// Writes the whole report. `file` names a scenario's file as the report should show it.
+/// Writes the whole report: the board trials of `report`, then the tournament scenarios.
+/// `file` names a scenario's file as the report should show it. The footer's totals count
+/// both, as the text report does.
 pub fn write_jsonl(
     out: &mut dyn Write,
     suite: &Suite,
     report: &RunReport,
+    tournament: &[TournamentTrial<'_>],
     matrix: &Matrix,
     options: &serde_json::Value,
     file: &dyn Fn(&std::path::Path) -> String,
@@ -122,11 +154,53 @@ pub fn write_jsonl(
     for trial in &report.trials {
         line(out, &trial_line(suite, trial, file))?;
     }
+    let mut tally = report.tally();
+    for (scenario, mismatches) in tournament {
+        let outcome = match mismatches {
+            None => {
+                tally.not_applicable += 1;
+                "not-applicable"
+            }
+            Some([]) => {
+                tally.pass += 1;
+                "pass"
+            }
+            Some(_) => {
+                tally.fail += 1;
+                "fail"
+            }
+        };
+        let mismatches = mismatches
+            .unwrap_or_default()
+            .iter()
+            .map(|m| CaseLine {
+                case: &m.case,
+                after: m.after,
+                key: &m.key,
+                line: m.line,
+                expected: &m.expected,
+                actual: &m.actual,
+            })
+            .collect();
+        line(
+            out,
+            &TournamentLine {
+                r#type: "tournament",
+                scenario: &scenario.id,
+                file: file(&scenario.path),
+                topic: &scenario.topic,
+                clauses: &scenario.clauses,
+                kind: &scenario.kind,
+                outcome,
+                mismatches,
+            },
+        )?;
+    }
     line(
         out,
         &Footer {
             r#type: "footer",
-            tally: report.tally(),
+            tally,
             by_level: matrix
                 .levels
                 .iter()

@@ -45,6 +45,14 @@ impl std::fmt::Display for CaseMismatch {
     }
 }
 
+/// A tournament scenario as a run left it, for the reports: the values that differ from the
+/// reference's (empty for a pass), or `None` when it was not run (the engine is not the
+/// reference, and the `Referee` trait has no tournament rules).
+pub type TournamentTrial<'a> = (
+    &'a crate::scenario::tournament::TournamentScenario,
+    Option<&'a [CaseMismatch]>,
+);
+
 /// Runs every case of a scenario; an empty list is a pass.
 pub fn run(scenario: &TournamentScenario) -> Vec<CaseMismatch> {
     scenario.cases.iter().flat_map(run_case).collect()
