@@ -316,7 +316,21 @@ impl Event {
         };
         if vertex == "between" {
             return match rest.len() {
-                2.. => Ok(Event::Ambiguous(color, points(rest)?)),
+                2..=4 => {
+                    let touched = points(rest)?;
+                    // Every pair distinct and at most one line apart each way: the points a
+                    // stone can rest between, two on a line or up to four around a square.
+                    let close = touched.iter().enumerate().all(|(i, a)| {
+                        touched[i + 1..].iter().all(|b| {
+                            a != b && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1
+                        })
+                    });
+                    if close {
+                        Ok(Event::Ambiguous(color, touched))
+                    } else {
+                        Err(EventError::NotBetween(text.trim().to_string()))
+                    }
+                }
                 _ => Err(malformed()),
             };
         }
@@ -398,6 +412,8 @@ pub enum EventError {
     Malformed(String),
     #[error(transparent)]
     Vertex(#[from] VertexError),
+    #[error("`{0}`: a stone between points touches two to four distinct points next to one another (a pair on a line, or the corners of one square), not these")]
+    NotBetween(String),
 }
 
 /// What the executor says of one event.
