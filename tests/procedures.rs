@@ -380,3 +380,35 @@ fn the_stone_count_shows_a_stone_of_the_wrong_colour_and_ignores_one_on_an_occup
          White put down 1, and 2 are on the board or held as prisoners."
     );
 }
+
+#[test]
+fn a_ruling_during_the_pause_says_play_stays_paused() {
+    let spec = Spec::load(common::root()).unwrap();
+    for ruleset in ["bga", "aga", "london-open"] {
+        let mut referee = Refereed::new(spec.rules(ruleset).unwrap(), &Setup::empty(7, 7)).unwrap();
+        // White plays on an occupied point and it stands; two passes pause play; then the
+        // breach is pointed out, and the stone is taken away.
+        for text in ["B D4", "W D4!", "B pass", "W pass", "notice"] {
+            referee.apply(Event::parse(text, 7, 7).unwrap());
+        }
+        assert_eq!(
+            referee.game().phase(),
+            goconform::game::Phase::Paused,
+            "{ruleset}"
+        );
+        let report = referee
+            .report()
+            .unwrap_or_else(|| panic!("{ruleset}: a ruling"));
+        let said = report.explanation.join("\n");
+        assert!(
+            report
+                .explanation
+                .last()
+                .unwrap()
+                .starts_with("Play stays paused"),
+            "{ruleset}: {said}"
+        );
+        assert!(!said.contains("play goes on"), "{ruleset}: {said}");
+        assert!(!said.contains("to move."), "{ruleset}: {said}");
+    }
+}

@@ -25,7 +25,7 @@
 
 use std::fmt;
 
-use super::{Breach, Event, Game, Reason, Setup, SetupError, Verdict};
+use super::{Breach, Event, Game, Phase, Reason, Setup, SetupError, Verdict};
 use crate::board::{points_text, Color, Move, Point};
 use crate::rules::{IllegalMoveProcedure, Rules};
 
@@ -591,7 +591,13 @@ impl Refereed {
                 ));
             }
         }
-        explanation.push(format!("{} to move.", who(self.game.to_move())));
+        // Who moves means something else once play has stopped: after two passes the players
+        // are agreeing on the dead stones, and a dispute resumes play.
+        explanation.push(match self.game.phase() {
+            Phase::Playing | Phase::Resumed => format!("{} to move.", who(self.game.to_move())),
+            Phase::Paused => "Play stays paused after the two passes: the players go on agreeing on the dead stones, and a dispute resumes play.".to_string(),
+            Phase::Ended => "The game is over.".to_string(),
+        });
         self.report = Some(Report {
             ruling,
             violation: open.violation,
@@ -663,7 +669,7 @@ impl Refereed {
                 "The stone on the occupied point is taken away; {offender} has used the turn, and no pass stone changes hands."
             )],
             (Ruling::RemoveStone, _) => vec![format!(
-                "The stone on the occupied point is taken away and returned to {offender}'s bowl; play goes on."
+                "The stone on the occupied point is taken away and returned to {offender}'s bowl."
             )],
             (Ruling::Adjudicate, _) => vec![
                 "The texts leave this to the tournament director; the executor changes nothing.".to_string(),
