@@ -542,3 +542,19 @@ fn a_record_deeper_than_the_limit_is_an_error_not_a_stack_overflow() {
         );
     }
 }
+
+#[test]
+fn a_text_file_past_the_size_limit_is_refused_unread() {
+    let dir = scratch("huge-file");
+    std::fs::create_dir_all(dir.join("ko")).unwrap();
+    // Sparse: 65 MiB on paper, nothing on disk.
+    let file = std::fs::File::create(dir.join("ko/basic-ko.toml")).unwrap();
+    file.set_len(65 << 20).unwrap();
+    let out = goconform(&["check", dir.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("basic-ko.toml:1:1: the file is larger than 64 MiB"),
+        "{said}"
+    );
+}

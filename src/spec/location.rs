@@ -32,14 +32,38 @@ impl fmt::Display for Located {
 
 impl std::error::Error for Located {}
 
+/// The largest text file goconform reads (a scenario, a tournament file, an expectations
+/// file): 64 MiB, far beyond any real one (the suite's largest scenario is a few kilobytes), so
+/// that a mistaken path to a huge file is refused at once rather than read into memory.
+pub const MAX_TEXT_BYTES: u64 = 64 << 20;
+
 /// Reads a file this project reads as text (clauses, rulesets, scenarios, tournament files,
 /// expectations files). A file that is not UTF-8 is a located error at its first bad byte,
 /// where `read_to_string` would name no place at all.
 pub fn read_text(path: &Path) -> Result<String, super::LoadError> {
-    let bytes = std::fs::read(path).map_err(|error| super::LoadError::Io {
+    let io = |error| super::LoadError::Io {
         path: path.to_path_buf(),
         error,
-    })?;
+    };
+    // Read one byte past the limit, so a larger file is refused without being read whole.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(path).map_err(io)?, MAX_TEXT_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(io)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(super::LoadError::Invalid(vec![Located {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            key: String::new(),
+            message: format!(
+                "the file is larger than {} MiB, the most goconform reads as text",
+                MAX_TEXT_BYTES >> 20
+            ),
+        }]));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
