@@ -55,9 +55,15 @@ struct Cli {
 enum Command {
     /// Run scenarios through an implementation (the reference by default) and report
     /// every trial that fails the run.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform check\n  goconform check conformance/ko --rules bga\n  goconform check --topic superko --engine naive --format jsonl\n  goconform check --id basic-ko --junit report.xml"
+    )]
     Check(check::CheckArgs),
     /// The same trials through several implementations: a table of disagreements grouped by
     /// clause, in Markdown and as an HTML page.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform compare --engine reference --engine naive --topic ko"
+    )]
     Compare(compare::CompareArgs),
     /// The implementations `check --engine` and `compare --engine` can run, with their
     /// capabilities.
@@ -65,12 +71,18 @@ enum Command {
     /// Random games through the reference and an engine until they part; the smallest game
     /// that still shows the divergence is written as a scenario (exit 1), else the number of
     /// games played is printed (exit 0).
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform fuzz --engine naive --games 200 --seed 7"
+    )]
     Fuzz(fuzz::FuzzArgs),
     /// Run the suite through deliberately broken executors and list the scenarios that
     /// catch each; exits 1 if any broken executor passes the whole suite.
     Mutants(mutants::MutantsArgs),
     /// Show a scenario or an SGF record move by move: the position after each move, with the
     /// verdicts; or write it as SGF.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform show basic-ko --rules bga\n  goconform show conformance/ko/basic-ko.toml --format svg --out diagrams\n  goconform show tests/fixtures/sgf/nssk-retake.sgf --rules aga"
+    )]
     Show {
         /// A scenario (.toml, or its id as `explain` lists it, e.g. basic-ko) or an SGF
         /// record (.sgf).
@@ -116,22 +128,38 @@ enum Command {
     /// Replay SGF game records under our rulesets: the first move that breaks a rule (with
     /// the clause), the count, and whether the recorded result agrees; a summary at the end.
     /// Exit 2 if a record is unreadable or has no ruleset, 1 if a move breaks a rule.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform judge tests/fixtures/sgf/nssk-retake.sgf\n  goconform judge tests/fixtures/sgf/nssk-retake.sgf tests/fixtures/sgf/four-passes.sgf --all-rulesets --format csv"
+    )]
     Judge(judge::JudgeArgs),
     /// Play a match between two GTP engines under a ruleset, refereed by the reference: the
     /// rules' own procedure for illegal moves, passes, the end and disputes, with clocks.
     Referee(referee::RefereeArgs),
     /// Score a final position (a scenario's or a diagram's) under one ruleset or all of them.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform score conformance/counting/dame-counts-for-nobody.toml --all-rulesets"
+    )]
     Score(score::ScoreArgs),
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
     /// London Open and AGA procedures side by side, with the clauses behind each ruling.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform ruling tests/fixtures/sgf/suicide.sgf --notice-after 7 --rules bga,aga"
+    )]
     Ruling(ruling::RulingArgs),
     /// Final standings of a crosstable (TOML or CSV) with every tiebreak value shown and cash
     /// prizes of tied places pooled (AGA Tournament Rules VI.F, Resolving Ties).
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform standings docs/examples/crosstable.csv\n  goconform standings docs/examples/crosstable.csv --tiebreak sos,h2h,chance --seed 3 --prizes 100,50"
+    )]
     Standings(tournament::StandingsArgs),
     /// Replay a clock event file and print both clocks after each event (VI.E).
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform clock docs/examples/clock.toml"
+    )]
     Clock { file: PathBuf },
     /// The handicap between two ranks (VI.A.2) and the komi of that game under the 1988 text,
     /// today's AGA rules and the London Open.
+    #[command(after_help = "Examples (from a checkout):\n  goconform handicap 3k 2d")]
     Handicap(tournament::HandicapArgs),
     /// Speak the JSON-lines engine protocol (docs/protocol.md) on standard input and
     /// output, with the reference as the engine: what implementers diff against.
