@@ -395,3 +395,15 @@ fn a_name_longer_than_a_format_width_is_printed_whole() {
         }
     }
 }
+
+#[test]
+fn standings_and_clock_point_a_tournament_scenario_to_show_and_check() {
+    for (command, file) in [
+        ("standings", "conformance/tiebreak/cash-prizes-split.toml"),
+        ("clock", "conformance/clock/byo-yomi.toml"),
+    ] {
+        let out = run(&[command, file], 2);
+        assert!(out.contains("is a tournament scenario"), "{out}");
+        assert!(out.contains(&format!("goconform show {file}")), "{out}");
+    }
+}

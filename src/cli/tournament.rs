@@ -175,6 +175,19 @@ fn located(errors: Vec<Located>) -> String {
     lines.join("\n")
 }
 
+/// `standings` and `clock` read a crosstable or a clock file; a tournament scenario of the
+/// suite holds its inputs in `[[case]]` tables instead, and is pointed to the commands that
+/// take it.
+fn not_a_scenario(path: &Path, text: &str) -> Result<(), String> {
+    if crate::scenario::tournament::is_tournament_text(text) {
+        return Err(format!(
+            "{} is a tournament scenario, not a crosstable or clock file: `goconform show {0}` prints its cases and the reference's answers, and `goconform check {0}` checks them",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 fn read(path: &Path) -> Result<String, String> {
     crate::spec::location::read_text(path).map_err(|e| match e {
         crate::spec::LoadError::Io { error, .. } => {
@@ -206,6 +219,7 @@ pub(super) struct StandingsArgs {
 /// `goconform standings FILE`.
 pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
     let text = read(&args.file)?;
+    not_a_scenario(&args.file, &text)?;
     let file = read_crosstable(&args.file, &text).map_err(located)?;
     let order: Vec<Tiebreak> = if args.tiebreak.is_empty() {
         if file.tiebreak.is_empty() {
@@ -293,6 +307,7 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
 /// `goconform clock FILE`: replays the events and prints the clocks after each.
 pub(super) fn clock_command(path: &Path) -> CommandResult {
     let text = read(path)?;
+    not_a_scenario(path, &text)?;
     let file = read_clock_file(path, &text).map_err(located)?;
     match file.control {
         Some(c) => {
