@@ -324,6 +324,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
             &suite,
             &report,
             &tournament.trials(&suite.tournament),
+            &tally,
             &matrix,
             &args.options_json(root),
             &|p| relative(root, p),

@@ -126,13 +126,16 @@ struct ProjectedLine {
 }
 
 /// Writes the whole report: the board trials of `report`, then the tournament scenarios.
-/// `file` names a scenario's file as the report should show it. The footer's totals count
-/// both, as the text report does.
+/// `file` names a scenario's file as the report should show it. `tally` is the run's totals,
+/// board trials and tournament scenarios together, as the text report counts them; the footer
+/// gives it.
+#[allow(clippy::too_many_arguments)]
 pub fn write_jsonl(
     out: &mut dyn Write,
     suite: &Suite,
     report: &RunReport,
     tournament: &[TournamentTrial<'_>],
+    tally: &Tally,
     matrix: &Matrix,
     options: &serde_json::Value,
     file: &dyn Fn(&std::path::Path) -> String,
@@ -154,21 +157,11 @@ pub fn write_jsonl(
     for trial in &report.trials {
         line(out, &trial_line(suite, trial, file))?;
     }
-    let mut tally = report.tally();
     for (scenario, mismatches) in tournament {
         let outcome = match mismatches {
-            None => {
-                tally.not_applicable += 1;
-                "not-applicable"
-            }
-            Some([]) => {
-                tally.pass += 1;
-                "pass"
-            }
-            Some(_) => {
-                tally.fail += 1;
-                "fail"
-            }
+            None => "not-applicable",
+            Some([]) => "pass",
+            Some(_) => "fail",
         };
         let mismatches = mismatches
             .unwrap_or_default()
@@ -200,7 +193,7 @@ pub fn write_jsonl(
         out,
         &Footer {
             r#type: "footer",
-            tally,
+            tally: *tally,
             by_level: matrix
                 .levels
                 .iter()

@@ -196,11 +196,13 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 fn key_on_line(text: &str, offset: usize) -> Option<String> {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[start..].lines().next().unwrap_or("").trim();
-    // Every `[name]` and `[[name]]` header above, with how often each array header was seen.
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line = text[start..end].trim();
+    // The last `[name]` or `[[name]]` header up to this line (this one included), an array
+    // table with its index: how often its header was seen before.
     let mut header: Option<String> = None;
     let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for above in text[..start].lines().map(str::trim) {
+    for above in text[..end].lines().map(str::trim) {
         if let Some(name) = above.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
             let name = name.trim();
             let k = counts.entry(name).or_insert(0);
@@ -211,7 +213,7 @@ fn key_on_line(text: &str, offset: usize) -> Option<String> {
         }
     }
     if line.starts_with('[') {
-        return header_of(line, &counts);
+        return header;
     }
     let (key, _) = line.split_once('=')?;
     let key = key.trim();
@@ -222,19 +224,6 @@ fn key_on_line(text: &str, offset: usize) -> Option<String> {
         Some(h) => format!("{h}.{key}"),
         None => key.to_string(),
     })
-}
-
-/// The table a header line names, an array table with the index it is given.
-fn header_of(line: &str, counts: &std::collections::HashMap<&str, usize>) -> Option<String> {
-    if let Some(name) = line.strip_prefix("[[").and_then(|h| h.split("]]").next()) {
-        let name = name.trim();
-        return Some(format!(
-            "{name}[{}]",
-            counts.get(name).copied().unwrap_or(0)
-        ));
-    }
-    let name = line.strip_prefix('[')?.split(']').next()?.trim();
-    Some(name.to_string())
 }
 
 /// The dotted path of the innermost key whose key or value covers `offset`.
