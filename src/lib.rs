@@ -61,6 +61,7 @@ pub mod gtp;
 pub mod referee;
 pub mod rules;
 pub mod scenario;
+pub mod scoring;
 pub mod sgf;
 pub mod spec;
 pub mod tournament;

@@ -5,8 +5,7 @@
 //! prisoners, komi and handicap given on the command line). Dead stones are an input, never
 //! guessed: `--dead` names them, and under `ending=two-passes` nothing is removed at all.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -14,11 +13,11 @@ use serde::Serialize;
 
 use super::{load_spec, load_suite, relative, CommandResult, Project};
 use crate::board::{Board, Color, Point};
-use crate::game::counting::{self, format_points, Count};
-use crate::game::{Event, Phase, Prisoners, Reason, Refereed};
-use crate::rules::{Ending, Komi, Rules, Scoring, SekiEyes};
+use crate::game::counting::format_points;
+use crate::game::Prisoners;
+use crate::rules::{Komi, Rules, Scoring, SekiEyes};
 use crate::scenario::{diagram, Scenario};
-use crate::spec::location::Source;
+use crate::scoring::{parting, score_under, Outcome, Position, Scored};
 use crate::spec::Spec;
 
 /// The arguments of `goconform score`.
@@ -66,82 +65,6 @@ pub(super) struct ScoreArgs {
 pub(super) enum Format {
     Text,
     Json,
-}
-
-/// Where the position comes from.
-enum Position {
-    Scenario {
-        scenario: Scenario,
-        /// For an SGF record: the record itself (its territory marks name the dead stones).
-        record: Option<Box<crate::sgf::Record>>,
-    },
-    Diagram {
-        path: PathBuf,
-        board: Board,
-        prisoners: Prisoners,
-        handicap: u32,
-    },
-}
-
-impl Position {
-    fn size(&self) -> (u8, u8) {
-        match self {
-            Position::Scenario { scenario, .. } => (scenario.setup.width, scenario.setup.height),
-            Position::Diagram { board, .. } => (board.width(), board.height()),
-        }
-    }
-}
-
-/// An event the executor refused while replaying a scenario.
-struct Refused {
-    /// 1-based, as `after` counts in scenarios.
-    number: usize,
-    event: Event,
-    reason: Reason,
-}
-
-/// The final state of a game (or the diagram), before any `--dead` stone is removed.
-struct Final {
-    board: Board,
-    prisoners: Prisoners,
-    handicap: u32,
-    /// `None` for a diagram.
-    phase: Option<Phase>,
-    resigned: Option<Color>,
-    refused: Vec<Refused>,
-}
-
-/// A position scored under one set of rules.
-struct Scored {
-    label: String,
-    rules: Rules,
-    /// Where the rules came from, for the heading (e.g. "komi 0.5 from the scenario").
-    origin: String,
-    outcome: Result<Outcome, String>,
-}
-
-struct Outcome {
-    fin: Final,
-    count: Count,
-    /// The stones `--dead` removed (whole strings), sorted.
-    removed: Vec<Point>,
-    notes: Vec<String>,
-}
-
-impl Outcome {
-    fn result(&self) -> String {
-        match self.fin.resigned {
-            Some(loser) => format!("{}+R", loser.opponent().letter()),
-            None => self.count.result(),
-        }
-    }
-
-    fn winner(&self) -> Option<Color> {
-        match self.fin.resigned {
-            Some(loser) => Some(loser.opponent()),
-            None => self.count.winner(),
-        }
-    }
 }
 
 pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
@@ -312,7 +235,7 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
     } else {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let board = read_diagram(path, &text)?;
+        let board = diagram::read_board(path, &text)?;
         let prisoners = match &args.prisoners {
             None => Prisoners::default(),
             Some(p) => Prisoners {
@@ -336,81 +259,6 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
             handicap,
         })
     }
-}
-
-/// Reads a diagram file into a board, its size taken from the diagram. Problems name the
-/// file, line and column.
-fn read_diagram(path: &Path, text: &str) -> Result<Board, String> {
-    let source = Source::new(path, text);
-    let located = |offset: usize, message: String| {
-        let (line, column) = source.line_column(offset);
-        format!("{}:{line}:{column}: {message}", path.display())
-    };
-    let lines: Vec<(usize, &str)> = {
-        let mut offset = 0;
-        let mut out = Vec::new();
-        for line in text.split_inclusive('\n') {
-            out.push((offset, line.trim_end_matches(['\n', '\r'])));
-            offset += line.len();
-        }
-        out
-    };
-    let Some(first) = lines.iter().position(|(_, l)| !l.trim().is_empty()) else {
-        return Err(located(
-            0,
-            "the file holds no diagram: expected rows of X (black), O (white) and . (empty)"
-                .to_string(),
-        ));
-    };
-    let last = lines
-        .iter()
-        .rposition(|(_, l)| !l.trim().is_empty())
-        .unwrap_or(first);
-    let (first_offset, first_row) = lines[first];
-    let width = first_row.chars().filter(|c| !c.is_whitespace()).count();
-    let height = last - first + 1;
-    let range = usize::from(crate::board::MIN_SIDE)..=usize::from(crate::board::MAX_SIDE);
-    if !range.contains(&width) {
-        return Err(located(
-            first_offset,
-            format!(
-                "the first row has {width} points; a board is {} to {} points wide",
-                range.start(),
-                range.end()
-            ),
-        ));
-    }
-    if !range.contains(&height) {
-        return Err(located(
-            first_offset,
-            format!(
-                "the diagram has {height} rows; a board is {} to {} rows high",
-                range.start(),
-                range.end()
-            ),
-        ));
-    }
-    // Both fit in a u8: they are at most MAX_SIDE.
-    let (width, height) = (width as u8, height as u8);
-    let stones = diagram::parse(text, width, height).map_err(|e| located(e.offset, e.message))?;
-    let mut board = Board::new(width, height).map_err(|e| located(first_offset, e.to_string()))?;
-    for (p, c) in stones {
-        board.set_stone(c, p);
-    }
-    if let Some(p) = board.string_without_liberty() {
-        let row_offset = lines[first + usize::from(height - 1 - p.row)].0;
-        let column_offset = lines[first + usize::from(height - 1 - p.row)]
-            .1
-            .char_indices()
-            .filter(|(_, c)| !c.is_whitespace())
-            .nth(usize::from(p.col))
-            .map_or(0, |(i, _)| i);
-        return Err(located(
-            row_offset + column_offset,
-            format!("the string at {p} has no liberty; a position must be one play can reach"),
-        ));
-    }
-    Ok(board)
 }
 
 /// Reads `B=3,W=2` (either may be left out; colours as GTP writes them).
@@ -531,128 +379,6 @@ fn chosen_rules(
     let name = name.unwrap_or("aga");
     let (rules, origin) = ruleset_rules(spec, position, name, args, komi)?;
     Ok((name.to_string(), rules, origin))
-}
-
-/// The final state under `rules`: the scenario's events replayed, or the diagram as it is.
-fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
-    match position {
-        Position::Diagram {
-            board,
-            prisoners,
-            handicap,
-            ..
-        } => Ok(Final {
-            board: board.clone(),
-            prisoners: *prisoners,
-            handicap: *handicap,
-            phase: None,
-            resigned: None,
-            refused: Vec::new(),
-        }),
-        Position::Scenario { scenario, .. } => {
-            let mut referee = Refereed::new(rules, &scenario.setup)
-                .map_err(|e| format!("the set-up is refused: {e}"))?;
-            let mut refused = Vec::new();
-            for (k, event) in scenario.events.iter().enumerate() {
-                if let Some(reason) = referee.apply(event.clone()).reason() {
-                    refused.push(Refused {
-                        number: k + 1,
-                        event: event.clone(),
-                        reason,
-                    });
-                }
-            }
-            let game = referee.game();
-            Ok(Final {
-                board: game.board().clone(),
-                prisoners: game.prisoner_breakdown(),
-                handicap: game.handicap(),
-                phase: Some(game.phase()),
-                resigned: game.resigned(),
-                refused,
-            })
-        }
-    }
-}
-
-fn score_under(
-    position: &Position,
-    label: String,
-    rules: Rules,
-    origin: String,
-    dead: &[Point],
-) -> Scored {
-    let outcome = final_state(position, rules).map(|fin| {
-        let mut notes = Vec::new();
-        for r in &fin.refused {
-            let mut note = format!("event {} ({}) refused: {}", r.number, r.event, r.reason);
-            if r.reason == Reason::GameOver && rules.ending == Ending::TwoPasses {
-                note.push_str(" (two passes ended the game)");
-            }
-            if let (Event::Agree(points), Reason::GameOver) = (&r.event, r.reason) {
-                let standing: Vec<String> = points
-                    .iter()
-                    .filter(|&&p| fin.board.get(p).is_some())
-                    .map(|p| p.to_string())
-                    .collect();
-                if !standing.is_empty() {
-                    note.push_str(&format!(
-                        "; {} stay on the board and count as alive",
-                        standing.join(" ")
-                    ));
-                }
-            }
-            notes.push(note);
-        }
-        if let Some(phase) = fin.phase {
-            if phase != Phase::Ended {
-                notes.push(format!(
-                    "the game has not ended (phase: {phase}); the position is counted as it stands"
-                ));
-            }
-        }
-        if let Some(loser) = fin.resigned {
-            notes.push(format!(
-                "{} resigned: the result is {}+R; the count is of the position as it stands",
-                capitalised(loser.name()),
-                loser.opponent().letter()
-            ));
-        }
-        let mut removed = Vec::new();
-        if rules.ending == Ending::TwoPasses {
-            let mut note = "ending=two-passes: the game ends at two passes and dead stones must be captured in play, so nothing is removed as dead; the position is scored as it stands".to_string();
-            if !dead.is_empty() {
-                note.push_str(" (--dead is ignored)");
-            }
-            notes.push(note);
-        } else {
-            for &p in dead.iter().filter(|&&p| fin.board.get(p).is_none()) {
-                notes.push(format!("--dead {p}: no stone there; ignored"));
-            }
-            removed = fin.board.strings_through(dead);
-        }
-        let count = counting::count(&fin.board, &rules, fin.prisoners, &removed, fin.handicap);
-        Outcome {
-            fin,
-            count,
-            removed,
-            notes,
-        }
-    });
-    Scored {
-        label,
-        rules,
-        origin,
-        outcome,
-    }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// The first lines of every text report: what position is scored.
@@ -919,106 +645,6 @@ fn print_table(root: &Project, position: &Position, scored: &[Scored]) {
             }
         }
     }
-}
-
-/// A ruleset that scored the position, with its outcome.
-type Pair<'a> = (&'a Scored, &'a Outcome);
-
-/// Sentences saying where the rulesets part: who wins under which, and the results.
-fn parting(scored: &[Scored]) -> Vec<String> {
-    let ok: Vec<Pair> = scored
-        .iter()
-        .filter_map(|s| s.outcome.as_ref().ok().map(|o| (s, o)))
-        .collect();
-    if ok.is_empty() {
-        return vec!["no ruleset could score the position".to_string()];
-    }
-    let winners = [Some(Color::Black), Some(Color::White), None];
-    let groups: Vec<(Option<Color>, Vec<Pair>)> = winners
-        .iter()
-        .map(|&w| {
-            (
-                w,
-                ok.iter()
-                    .copied()
-                    .filter(|(_, o)| o.winner() == w)
-                    .collect(),
-            )
-        })
-        .filter(|(_, members): &(Option<Color>, Vec<Pair>)| !members.is_empty())
-        .collect();
-    let names = |members: &[Pair]| {
-        members
-            .iter()
-            .map(|(s, _)| s.label.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut results: Vec<(String, Vec<&str>)> = Vec::new();
-    for (s, o) in &ok {
-        let r = o.result();
-        match results.iter_mut().find(|(x, _)| *x == r) {
-            Some((_, labels)) => labels.push(s.label.as_str()),
-            None => results.push((r, vec![s.label.as_str()])),
-        }
-    }
-    let mut out = Vec::new();
-    if groups.len() > 1 {
-        let parts: Vec<String> = groups
-            .iter()
-            .map(|(winner, members)| {
-                let mut methods: Vec<String> = Vec::new();
-                for (s, _) in members {
-                    let seki = match s.rules.seki_eyes {
-                        SekiEyes::Count => "counted",
-                        SekiEyes::Neutral => "neutral",
-                    };
-                    let m = format!("{} counting, seki eyes {seki}", s.rules.scoring);
-                    if !methods.contains(&m) {
-                        methods.push(m);
-                    }
-                }
-                let who = match winner {
-                    Some(c) => format!("{} wins", capitalised(c.name())),
-                    None => "a draw".to_string(),
-                };
-                format!("{who} under {} ({})", names(members), methods.join("; "))
-            })
-            .collect();
-        out.push(format!("where they part: {}.", parts.join("; ")));
-    } else if results.len() > 1 {
-        let who = match groups[0].0 {
-            Some(c) => format!("{} wins", capitalised(c.name())),
-            None => "it is a draw".to_string(),
-        };
-        out.push(format!(
-            "where they part: {who} under every ruleset, by different margins."
-        ));
-    } else {
-        out.push(format!(
-            "the rulesets do not part here: every ruleset gives {}.",
-            results[0].0
-        ));
-    }
-    if results.len() > 1 {
-        let parts: Vec<String> = results
-            .iter()
-            .map(|(r, labels)| format!("{r} under {}", labels.join(", ")))
-            .collect();
-        out.push(format!("results: {}.", parts.join("; ")));
-    }
-    let failed: BTreeSet<&str> = scored
-        .iter()
-        .filter(|s| s.outcome.is_err())
-        .map(|s| s.label.as_str())
-        .collect();
-    if !failed.is_empty() {
-        out.push(format!(
-            "not scored (the set-up is refused): {}.",
-            failed.into_iter().collect::<Vec<_>>().join(", ")
-        ));
-    }
-    out
 }
 
 #[derive(Serialize)]

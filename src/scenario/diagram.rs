@@ -4,7 +4,10 @@
 //! trailing blank lines are ignored; every other line is one row and must have exactly
 //! `width` points.
 
-use crate::board::{Color, Point};
+use std::path::Path;
+
+use crate::board::{Board, Color, Point};
+use crate::spec::location::Source;
 
 /// The stones of a diagram, by point.
 pub type Stones = Vec<(Point, Color)>;
@@ -110,4 +113,79 @@ mod tests {
         let e = parse("X . . .\n. . .\n", 3, 2).unwrap_err();
         assert_eq!(e.offset, 6);
     }
+}
+
+/// Reads a diagram file into a board, its size taken from the diagram. Problems name the
+/// file, line and column.
+pub fn read_board(path: &Path, text: &str) -> Result<Board, String> {
+    let source = Source::new(path, text);
+    let located = |offset: usize, message: String| {
+        let (line, column) = source.line_column(offset);
+        format!("{}:{line}:{column}: {message}", path.display())
+    };
+    let lines: Vec<(usize, &str)> = {
+        let mut offset = 0;
+        let mut out = Vec::new();
+        for line in text.split_inclusive('\n') {
+            out.push((offset, line.trim_end_matches(['\n', '\r'])));
+            offset += line.len();
+        }
+        out
+    };
+    let Some(first) = lines.iter().position(|(_, l)| !l.trim().is_empty()) else {
+        return Err(located(
+            0,
+            "the file holds no diagram: expected rows of X (black), O (white) and . (empty)"
+                .to_string(),
+        ));
+    };
+    let last = lines
+        .iter()
+        .rposition(|(_, l)| !l.trim().is_empty())
+        .unwrap_or(first);
+    let (first_offset, first_row) = lines[first];
+    let width = first_row.chars().filter(|c| !c.is_whitespace()).count();
+    let height = last - first + 1;
+    let range = usize::from(crate::board::MIN_SIDE)..=usize::from(crate::board::MAX_SIDE);
+    if !range.contains(&width) {
+        return Err(located(
+            first_offset,
+            format!(
+                "the first row has {width} points; a board is {} to {} points wide",
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+    if !range.contains(&height) {
+        return Err(located(
+            first_offset,
+            format!(
+                "the diagram has {height} rows; a board is {} to {} rows high",
+                range.start(),
+                range.end()
+            ),
+        ));
+    }
+    // Both fit in a u8: they are at most MAX_SIDE.
+    let (width, height) = (width as u8, height as u8);
+    let stones = parse(text, width, height).map_err(|e| located(e.offset, e.message))?;
+    let mut board = Board::new(width, height).map_err(|e| located(first_offset, e.to_string()))?;
+    for (p, c) in stones {
+        board.set_stone(c, p);
+    }
+    if let Some(p) = board.string_without_liberty() {
+        let row_offset = lines[first + usize::from(height - 1 - p.row)].0;
+        let column_offset = lines[first + usize::from(height - 1 - p.row)]
+            .1
+            .char_indices()
+            .filter(|(_, c)| !c.is_whitespace())
+            .nth(usize::from(p.col))
+            .map_or(0, |(i, _)| i);
+        return Err(located(
+            row_offset + column_offset,
+            format!("the string at {p} has no liberty; a position must be one play can reach"),
+        ));
+    }
+    Ok(board)
 }
