@@ -407,3 +407,134 @@ fn standings_and_clock_point_a_tournament_scenario_to_show_and_check() {
         assert!(out.contains(&format!("goconform show {file}")), "{out}");
     }
 }
+
+/// The crosstable of conformance/tiebreak/mcmahon-byes-forfeits.toml, with ranks only: the
+/// bar, the floor and the bye's worth come from the command line here.
+const MCMAHON_CSV: &str = "name,rank,1,2,3
+Ann,3d,Bob+,Cid+!,Dan+
+Bob,1d,Ann-,Dan+,bye
+Cid,3k,Dan-,Ann-!,absent
+Dan,10k,Cid+,Bob-,Ann-
+";
+
+#[test]
+fn mcmahon_starting_scores_byes_and_forfeits_from_the_command_line() {
+    let csv = write("mcmahon.csv", MCMAHON_CSV);
+    let out = run(
+        &[
+            "standings",
+            &csv,
+            "--bar",
+            "2d",
+            "--floor",
+            "5k",
+            "--bye",
+            "1",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out).expect(&out);
+    let rows = doc["standings"].as_array().unwrap();
+    let get = |name: &str| rows.iter().find(|r| r["player"] == name).unwrap().clone();
+    // Values derived by hand in the scenario's description.
+    for (name, start, score, sos, cumulative) in [
+        ("Ann", 6, 9, 10, 24),
+        ("Bob", 5, 7, 10, 18),
+        ("Cid", 2, 2, 10, 6),
+        ("Dan", 0, 1, 18, 3),
+    ] {
+        let r = get(name);
+        assert_eq!(r["start"], start, "{name}: {out}");
+        assert_eq!(r["score"], score, "{name}: {out}");
+        assert_eq!(r["sos"], sos, "{name}: {out}");
+        assert_eq!(r["cumulative"], cumulative, "{name}: {out}");
+    }
+    assert_eq!(get("Cid")["withdrew_after"], 2);
+    assert_eq!(get("Ann")["withdrew_after"], serde_json::Value::Null);
+    assert_eq!(get("Ann")["place"], 1);
+    assert_eq!(doc["bye"], 1);
+    let notes = doc["notes"].to_string();
+    assert!(notes.contains("Ann won by forfeit against Cid"), "{notes}");
+    assert!(notes.contains("Cid withdrew after round 2"), "{notes}");
+
+    // Without --bar and --bye the same games score as plain wins, and the text says so.
+    let text = run(&["standings", &csv], 0);
+    assert!(!text.contains("start"), "{text}");
+    assert!(
+        text.contains("note: 1 bye(s), each worth 0 point(s)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn results_report_lists_each_game_once_with_ranks_and_forfeits() {
+    let csv = write("results.csv", MCMAHON_CSV);
+    let out = run(&["standings", &csv, "--format", "results"], 0);
+    let mut reader = csv::Reader::from_reader(out.as_bytes());
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    // Five games (a bye and an absence are not games), each once, in round order.
+    let expected = [
+        ["1", "Ann", "3d", "Bob", "1d", "1-0", "no"],
+        ["1", "Cid", "3k", "Dan", "10k", "0-1", "no"],
+        ["2", "Ann", "3d", "Cid", "3k", "1-0", "yes"],
+        ["2", "Bob", "1d", "Dan", "10k", "1-0", "no"],
+        ["3", "Ann", "3d", "Dan", "10k", "1-0", "no"],
+    ];
+    assert_eq!(rows.len(), expected.len(), "{out}");
+    for (row, want) in rows.iter().zip(expected) {
+        assert_eq!(row, &want, "{out}");
+    }
+}
+
+#[test]
+fn mcmahon_and_bye_mistakes_are_refused_and_located() {
+    // --bar needs every player's rank.
+    let no_ranks = write("no-ranks.csv", "name,1\nA,B+\nB,A-\n");
+    let out = run(&["standings", &no_ranks, "--bar", "2d"], 2);
+    assert!(out.contains("gives none for A, B"), "{out}");
+    let out = run(&["standings", &no_ranks, "--bye", "2"], 2);
+    assert!(
+        out.contains("--bye 2: a bye is worth 0, 0.5 or 1 point"),
+        "{out}"
+    );
+    // In TOML: a player without a rank under `mcmahon`, `start` beside `mcmahon`, a bye worth
+    // too much, and a forfeit entered on one side only.
+    let toml = write(
+        "mcmahon-mistakes.toml",
+        r#"mcmahon = { bar = "2d" }
+bye = 3
+[[player]]
+name = "A"
+rank = "1d"
+start = 2
+results = ["B+!"]
+[[player]]
+name = "B"
+results = ["A-"]
+"#,
+    );
+    let out = run(&["standings", &toml], 2);
+    assert!(
+        out.contains(":2:7: key `bye`: a bye is worth 0, 0.5 or 1 point"),
+        "{out}"
+    );
+    assert!(
+        out.contains("key `player[0].start`: give either `mcmahon`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("key `player[1].rank`: `mcmahon` draws starting scores"),
+        "{out}"
+    );
+    let one_sided = write(
+        "one-sided-forfeit.toml",
+        "[[player]]\nname = \"A\"\nresults = [\"B+!\"]\n[[player]]\nname = \"B\"\nresults = [\"A-\"]\n",
+    );
+    let out = run(&["standings", &one_sided], 2);
+    assert!(out.contains("should be `A-!` but is `A-`"), "{out}");
+}

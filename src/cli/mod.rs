@@ -149,7 +149,7 @@ enum Command {
     /// Final standings of a crosstable (TOML or CSV) with every tiebreak value shown and cash
     /// prizes of tied places pooled (AGA Tournament Rules VI.F, Resolving Ties).
     #[command(
-        after_help = "Examples (from a checkout):\n  goconform standings docs/examples/crosstable.csv\n  goconform standings docs/examples/crosstable.csv --tiebreak sos,h2h,chance --seed 3 --prizes 100,50"
+        after_help = "Examples (from a checkout):\n  goconform standings docs/examples/crosstable.csv\n  goconform standings docs/examples/crosstable.csv --tiebreak sos,h2h,chance --seed 3 --prizes 100,50\n  goconform standings docs/examples/mcmahon.csv --bar 2d --floor 5k --bye 1 --format json\n  goconform standings docs/examples/mcmahon.csv --format results"
     )]
     Standings(tournament::StandingsArgs),
     /// Replay a clock event file and print both clocks after each event (VI.E).

@@ -15,8 +15,8 @@ use crate::scenario::tournament::{
 use crate::scenario::Suite;
 use crate::spec::location::Located;
 use crate::tournament::clock::Clocks;
-use crate::tournament::crosstable::Half;
-use crate::tournament::handicap::{handicap, KomiRule, System};
+use crate::tournament::crosstable::{Crosstable, Entry, Half, Outcome};
+use crate::tournament::handicap::{handicap, mcmahon_start, KomiRule, System};
 use crate::tournament::rank::Rank;
 use crate::tournament::tiebreak::{cents, standings, Tiebreak};
 
@@ -200,8 +200,11 @@ fn read(path: &Path) -> Result<String, String> {
 /// The arguments of `goconform standings`.
 #[derive(Args)]
 pub(super) struct StandingsArgs {
-    /// A crosstable: TOML (`[[player]]` with `name` and `results`) or CSV (a `.csv` file: the
-    /// name, then one cell per round such as `Bob+`, `Carol-`, `bye`).
+    /// A crosstable: TOML (`[[player]]` with `name`, `results` and optionally `rank` or
+    /// `start`; top-level `bye`, `mcmahon = { bar, floor }`, `tiebreak`, `seed`, `prizes`) or
+    /// CSV (a `.csv` file: the name, optional `rank` and `start` columns, then one cell per
+    /// round). A cell is the opponent with `+` won, `-` lost or `=` drew, then `!` if by
+    /// forfeit (`Bob+!`); `bye`; or empty or `absent`.
     file: PathBuf,
     /// The tiebreak order, e.g. `sos,sodos,h2h,chance` (comma-separated, or repeated; default:
     /// the file's, else the AGA annex's playoff,sos,sodos,h2h,chance). Also: median, saco,
@@ -214,6 +217,31 @@ pub(super) struct StandingsArgs {
     /// Cash prizes by place, e.g. `300,100,50` (default: the file's).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     prizes: Vec<String>,
+    /// What a bye is worth: 0, 0.5 or 1 point (default: the file's, else 0; the 1988 text
+    /// leaves it to the director).
+    #[arg(long, value_name = "POINTS")]
+    bye: Option<String>,
+    /// A McMahon event: the bar (the lowest rank of the top band). Every player starts one
+    /// point a band above the lowest band present; needs every player's rank (TOML `rank`, or
+    /// a CSV `rank` column). Replaces the file's starting scores.
+    #[arg(long, value_name = "RANK")]
+    bar: Option<String>,
+    /// With --bar: the McMahon floor (ranks at or below it form the bottom band).
+    #[arg(long, value_name = "RANK", requires = "bar")]
+    floor: Option<String>,
+    /// `text`; `json` (the standings for other programs); or `results`, the games as CSV,
+    /// one row a game with the round, both players, their ranks, the result and whether it was
+    /// a forfeit: the results a director sends the ratings coordinator (III.B.4, VII.A).
+    #[arg(long, value_enum, default_value_t = StandingsFormat::Text)]
+    format: StandingsFormat,
+}
+
+/// How `standings` prints.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum StandingsFormat {
+    Text,
+    Json,
+    Results,
 }
 
 /// `goconform standings FILE`.
@@ -246,8 +274,26 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
             .collect::<Result<_, _>>()?
     };
     let seed = args.seed.unwrap_or(file.seed);
-    let t = &file.table;
+    let mut table = file.table.clone();
+    if let Some(bye) = &args.bye {
+        let half = match bye.trim() {
+            "0" => 0,
+            "0.5" | ".5" => 1,
+            "1" => 2,
+            _ => return Err(format!("--bye {bye}: a bye is worth 0, 0.5 or 1 point")),
+        };
+        table = table.with_bye(half);
+    }
+    if let Some(bar) = &args.bar {
+        table = mcmahon(table, &file.ranks, bar, args.floor.as_deref())?;
+    }
+    let t = &table;
     let s = standings(t, &order, seed, &prizes).map_err(|e| e.to_string())?;
+    match args.format {
+        StandingsFormat::Json => return print_standings_json(t, &order, seed, &file.ranks, &s),
+        StandingsFormat::Results => return print_results(t, &file.ranks),
+        StandingsFormat::Text => {}
+    }
     let words: Vec<&str> = order.iter().map(|t| t.word()).collect();
     outln!(
         "{} players, {} rounds; tiebreaks in order: {}; seed {seed}",
@@ -262,10 +308,12 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         .max()
         .unwrap_or(4)
         .max(6);
+    let mcmahon = t.start.iter().any(|s| *s > 0);
     let mut header = format!(
-        "{:>5}  {}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+        "{:>5}  {}  {}{:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
         "place",
         padded("player", width),
+        if mcmahon { "start  " } else { "" },
         "score",
         "sos",
         "sodos",
@@ -281,8 +329,13 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
     for r in &s.rows {
         let opt = |v: Option<u32>| v.map_or("-".to_string(), |v| Half(i64::from(v)).to_string());
         let h = |v: u32| Half(i64::from(v)).to_string();
+        let start = if mcmahon {
+            format!("{:>5}  ", h(t.start[r.player]))
+        } else {
+            String::new()
+        };
         let mut line = format!(
-            "{:>5}  {}  {:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
+            "{:>5}  {}  {start}{:>5}  {:>5}  {:>5}  {:>6}  {:>4}  {:>4}  {:<10}",
             r.place,
             padded(&t.players[r.player], width),
             h(r.score),
@@ -298,9 +351,178 @@ pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
         }
         outln!("{}", line.trim_end());
     }
-    for n in &s.notes {
+    for n in s.notes.iter().chain(&event_notes(t)) {
         outln!("note: {n}");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table with McMahon starting scores from the bar, the floor and the players' ranks.
+fn mcmahon(
+    table: Crosstable,
+    ranks: &[Option<Rank>],
+    bar: &str,
+    floor: Option<&str>,
+) -> Result<Crosstable, String> {
+    let bar: Rank = bar.parse().map_err(|e| format!("--bar {bar}: {e}"))?;
+    let floor: Option<Rank> = floor
+        .map(|f| f.parse().map_err(|e| format!("--floor {f}: {e}")))
+        .transpose()?;
+    let missing: Vec<&str> = table
+        .players
+        .iter()
+        .zip(ranks)
+        .filter(|(_, r)| r.is_none())
+        .map(|(p, _)| p.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--bar: McMahon starting scores come from the players' ranks, and the crosstable gives none for {} (a TOML `rank` key, or a CSV `rank` column)",
+            missing.join(", ")
+        ));
+    }
+    let known: Vec<Rank> = ranks.iter().flatten().copied().collect();
+    let start = mcmahon_start(&known, bar, floor).map_err(|e| e.to_string())?;
+    Ok(table.with_start(start))
+}
+
+/// What the standings alone do not show: byes and their worth, forfeits, withdrawals.
+fn event_notes(t: &Crosstable) -> Vec<String> {
+    let mut notes = Vec::new();
+    let byes = t
+        .entries
+        .iter()
+        .flatten()
+        .filter(|e| **e == Entry::Bye)
+        .count();
+    if byes > 0 {
+        notes.push(format!(
+            "{byes} bye(s), each worth {} point(s)",
+            Half(i64::from(t.bye))
+        ));
+    }
+    for (p, row) in t.entries.iter().enumerate() {
+        for (r, e) in row.iter().enumerate() {
+            if let Entry::Played(g) = e {
+                if g.forfeit && g.outcome == Outcome::Win {
+                    notes.push(format!(
+                        "round {}: {} won by forfeit against {}; it counts as a win (VIII.B)",
+                        r + 1,
+                        t.players[p],
+                        t.players[g.opponent]
+                    ));
+                }
+            }
+        }
+        if let Some(k) = t.withdrew_after(p) {
+            notes.push(match k {
+                0 => format!("{} played no round", t.players[p]),
+                k => format!("{} withdrew after round {k}", t.players[p]),
+            });
+        }
+    }
+    notes
+}
+
+/// The standings as one JSON document.
+fn print_standings_json(
+    t: &Crosstable,
+    order: &[Tiebreak],
+    seed: u64,
+    ranks: &[Option<Rank>],
+    s: &crate::tournament::tiebreak::Standings,
+) -> CommandResult {
+    // Whole points as integers, half points as decimals: 3 and 2.5.
+    let points = |h: u32| {
+        if h % 2 == 0 {
+            serde_json::json!(h / 2)
+        } else {
+            serde_json::json!(f64::from(h) / 2.0)
+        }
+    };
+    let rows: Vec<serde_json::Value> = s
+        .rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "place": r.place,
+                "player": t.players[r.player],
+                "rank": ranks.get(r.player).copied().flatten().map(|r| r.to_string()),
+                "start": points(t.start[r.player]),
+                "score": points(r.score),
+                "sos": points(r.sos),
+                "sodos": points(r.sodos),
+                "median": r.median.map(points),
+                "saco": r.saco.map(points),
+                "cumulative": points(r.cumulative),
+                "decided_by": r.decided_by.map(|d| d.word()),
+                "prize": r.prize.map(cents),
+                "withdrew_after": t.withdrew_after(r.player),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "players": t.players.len(),
+        "rounds": t.rounds(),
+        "tiebreaks": order.iter().map(|o| o.word()).collect::<Vec<_>>(),
+        "seed": seed,
+        "bye": points(t.bye),
+        "standings": rows,
+        "notes": s.notes.iter().chain(&event_notes(t)).collect::<Vec<_>>(),
+    });
+    let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    outln!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The games as CSV, each once (from the side that comes first in the table), in round
+/// order: byes and absences are not games and are left out; forfeits are marked, and count
+/// as the win they give (VIII.B: entered for ratings as such).
+fn print_results(t: &Crosstable, ranks: &[Option<Rank>]) -> CommandResult {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let rank = |p: usize| {
+        ranks
+            .get(p)
+            .copied()
+            .flatten()
+            .map_or(String::new(), |r| r.to_string())
+    };
+    let io = |e: csv::Error| e.to_string();
+    out.write_record([
+        "round",
+        "player",
+        "rank",
+        "opponent",
+        "opponent_rank",
+        "result",
+        "forfeit",
+    ])
+    .map_err(io)?;
+    for r in 0..t.rounds() {
+        for (p, row) in t.entries.iter().enumerate() {
+            let Entry::Played(g) = row[r] else { continue };
+            if g.opponent < p {
+                continue;
+            }
+            let result = match g.outcome {
+                Outcome::Win => "1-0",
+                Outcome::Loss => "0-1",
+                Outcome::Draw => "draw",
+            };
+            out.write_record([
+                (r + 1).to_string(),
+                t.players[p].clone(),
+                rank(p),
+                t.players[g.opponent].clone(),
+                rank(g.opponent),
+                result.to_string(),
+                if g.forfeit { "yes" } else { "no" }.to_string(),
+            ])
+            .map_err(io)?;
+        }
+    }
+    let bytes = out.into_inner().map_err(|e| e.to_string())?;
+    out!("{}", String::from_utf8_lossy(&bytes));
     Ok(ExitCode::SUCCESS)
 }
 

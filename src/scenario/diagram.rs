@@ -85,36 +85,6 @@ pub fn parse(text: &str, width: u8, height: u8) -> Result<Stones, DiagramError> 
     Ok(stones)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_are_read_top_first() {
-        let stones = parse("\nX . .\n. . O\n", 3, 2).unwrap();
-        assert_eq!(
-            stones,
-            vec![
-                (Point::new(0, 1), Color::Black),
-                (Point::new(2, 0), Color::White)
-            ]
-        );
-        assert_eq!(parse("X..\n..O", 3, 2).unwrap(), stones);
-    }
-
-    #[test]
-    fn ragged_and_unknown_characters_are_located() {
-        let e = parse("X . .\n. .\n", 3, 2).unwrap_err();
-        assert!(e.message.contains("row 2 has 2 points"), "{}", e.message);
-        let e = parse("X . #\n. . .\n", 3, 2).unwrap_err();
-        assert_eq!(e.offset, 4);
-        let e = parse("X . .\n", 3, 2).unwrap_err();
-        assert!(e.message.contains("1 rows"), "{}", e.message);
-        let e = parse("X . . .\n. . .\n", 3, 2).unwrap_err();
-        assert_eq!(e.offset, 6);
-    }
-}
-
 /// Reads a diagram file into a board, its size taken from the diagram. Problems name the
 /// file, line and column.
 pub fn read_board(path: &Path, text: &str) -> Result<Board, String> {
@@ -188,4 +158,34 @@ pub fn read_board(path: &Path, text: &str) -> Result<Board, String> {
         ));
     }
     Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_read_top_first() {
+        let stones = parse("\nX . .\n. . O\n", 3, 2).unwrap();
+        assert_eq!(
+            stones,
+            vec![
+                (Point::new(0, 1), Color::Black),
+                (Point::new(2, 0), Color::White)
+            ]
+        );
+        assert_eq!(parse("X..\n..O", 3, 2).unwrap(), stones);
+    }
+
+    #[test]
+    fn ragged_and_unknown_characters_are_located() {
+        let e = parse("X . .\n. .\n", 3, 2).unwrap_err();
+        assert!(e.message.contains("row 2 has 2 points"), "{}", e.message);
+        let e = parse("X . #\n. . .\n", 3, 2).unwrap_err();
+        assert_eq!(e.offset, 4);
+        let e = parse("X . .\n", 3, 2).unwrap_err();
+        assert!(e.message.contains("1 rows"), "{}", e.message);
+        let e = parse("X . . .\n. . .\n", 3, 2).unwrap_err();
+        assert_eq!(e.offset, 6);
+    }
 }

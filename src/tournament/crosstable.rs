@@ -1,9 +1,17 @@
 //! A crosstable: who played whom in each round and who won.
 //!
-//! Each player has one entry per round: a game (opponent and outcome) or none (a bye, an
-//! absence). Scores are counted in half points so that a draw (a jigo where the rules let one
-//! stand) is exact. The table is consistent by construction: a game is entered once for both
-//! players, so A's win over B in round 2 is B's loss to A in round 2.
+//! Each player has one entry per round: a game (opponent and outcome, and whether it was won
+//! by forfeit), a bye (present but not paired) or an absence (not there: late, missing a
+//! round, or withdrawn). Scores are counted in half points so that a draw (a jigo where the
+//! rules let one stand) is exact. The table is consistent by construction: a game is entered
+//! once for both players, so A's win over B in round 2 is B's loss to A in round 2.
+//!
+//! Two things the 1988 text leaves to the director are inputs here rather than guesses: what a
+//! bye is worth (nothing by default) and the McMahon starting scores (none by default). A
+//! player's score is the starting score, plus the games' points, plus the byes' worth; the
+//! tiebreaks that add up opponents' scores use that same score, as McMahon events do. A
+//! forfeit counts as the result it gives, a win for the opponent of the player who forfeits
+//! (VIII.B, which also has it entered for ratings as such); it is only marked as a forfeit.
 
 use std::fmt;
 
@@ -25,6 +33,7 @@ impl Outcome {
         }
     }
 
+    /// The same game seen from the opponent's side.
     pub fn reversed(self) -> Outcome {
         match self {
             Outcome::Win => Outcome::Loss,
@@ -46,8 +55,33 @@ impl Outcome {
 /// One player's game in one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Game {
+    /// The opponent's index in the table.
     pub opponent: usize,
+    /// How the game ended for this player.
     pub outcome: Outcome,
+    /// Decided by a forfeit (VIII.B) rather than played out; written `!` after the mark.
+    pub forfeit: bool,
+}
+
+/// One player's entry for one round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A game against another player.
+    Played(Game),
+    /// Present but not paired: worth what the table's `bye` says.
+    Bye,
+    /// Not there that round (late, away, or withdrawn): worth nothing.
+    Absent,
+}
+
+impl Entry {
+    /// The game, if one was played.
+    pub fn game(self) -> Option<Game> {
+        match self {
+            Entry::Played(g) => Some(g),
+            Entry::Bye | Entry::Absent => None,
+        }
+    }
 }
 
 /// Why a crosstable is inconsistent. Positions are (player index, round index), 0-based.
@@ -76,17 +110,22 @@ pub enum CrosstableError {
 /// A consistent crosstable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Crosstable {
+    /// The players' names, in the order of the table's rows.
     pub players: Vec<String>,
-    /// `games[player][round]`.
-    pub games: Vec<Vec<Option<Game>>>,
+    /// `entries[player][round]`.
+    pub entries: Vec<Vec<Entry>>,
+    /// McMahon starting scores in half points, one per player (all 0 outside McMahon).
+    pub start: Vec<u32>,
+    /// What a bye is worth, in half points.
+    pub bye: u32,
 }
 
 impl Crosstable {
     /// Checks that every game appears, reversed, in the opponent's row for the same round.
-    /// Returns every inconsistency, not only the first.
+    /// Returns every inconsistency, not only the first. No starting scores; byes worth nothing.
     pub fn new(
         players: Vec<String>,
-        games: Vec<Vec<Option<Game>>>,
+        games: Vec<Vec<Entry>>,
     ) -> Result<Crosstable, Vec<CrosstableError>> {
         let mut errors = Vec::new();
         let mut seen = std::collections::HashSet::new();
@@ -108,13 +147,19 @@ impl Crosstable {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let cell = |g: Option<Game>| match g {
-            None => "bye".to_string(),
-            Some(g) => format!("{}{}", players[g.opponent], g.outcome.mark()),
+        let cell = |e: Entry| match e {
+            Entry::Bye => "bye".to_string(),
+            Entry::Absent => String::new(),
+            Entry::Played(g) => format!(
+                "{}{}{}",
+                players[g.opponent],
+                g.outcome.mark(),
+                if g.forfeit { "!" } else { "" }
+            ),
         };
         for (p, row) in games.iter().enumerate() {
-            for (r, game) in row.iter().enumerate() {
-                let Some(game) = game else { continue };
+            for (r, entry) in row.iter().enumerate() {
+                let Entry::Played(game) = entry else { continue };
                 if game.opponent == p {
                     errors.push(CrosstableError::SelfGame {
                         player: p,
@@ -123,9 +168,10 @@ impl Crosstable {
                     continue;
                 }
                 let theirs = games[game.opponent][r];
-                let expected = Some(Game {
+                let expected = Entry::Played(Game {
                     opponent: p,
                     outcome: game.outcome.reversed(),
+                    forfeit: game.forfeit,
                 });
                 if theirs != expected {
                     errors.push(CrosstableError::Mismatch {
@@ -139,28 +185,74 @@ impl Crosstable {
             }
         }
         if errors.is_empty() {
-            Ok(Crosstable { players, games })
+            let start = vec![0; players.len()];
+            Ok(Crosstable {
+                players,
+                entries: games,
+                start,
+                bye: 0,
+            })
         } else {
             Err(errors)
         }
     }
 
     pub fn rounds(&self) -> usize {
-        self.games.first().map_or(0, Vec::len)
+        self.entries.first().map_or(0, Vec::len)
     }
 
-    /// A player's games, round by round, byes left out.
+    /// The same table with McMahon starting scores (half points, by player; a player past
+    /// the end of `start` starts at 0).
+    pub fn with_start(mut self, mut start: Vec<u32>) -> Crosstable {
+        start.resize(self.players.len(), 0);
+        self.start = start;
+        self
+    }
+
+    /// The same table with byes worth `half_points`.
+    pub fn with_bye(mut self, half_points: u32) -> Crosstable {
+        self.bye = half_points;
+        self
+    }
+
+    /// A player's games, round by round, byes and absences left out.
     pub fn played(&self, player: usize) -> impl Iterator<Item = Game> + '_ {
-        self.games[player].iter().flatten().copied()
+        self.entries[player].iter().filter_map(|e| e.game())
     }
 
-    /// A player's score in half points.
+    /// What one entry is worth, in half points.
+    pub fn points(&self, entry: Entry) -> u32 {
+        match entry {
+            Entry::Played(g) => g.outcome.half_points(),
+            Entry::Bye => self.bye,
+            Entry::Absent => 0,
+        }
+    }
+
+    /// A player's score in half points: the starting score and every round's points.
     pub fn score(&self, player: usize) -> u32 {
-        self.played(player).map(|g| g.outcome.half_points()).sum()
+        self.start[player]
+            + self.entries[player]
+                .iter()
+                .map(|e| self.points(*e))
+                .sum::<u32>()
     }
 
+    /// The row of the player named `name`.
     pub fn index(&self, name: &str) -> Option<usize> {
         self.players.iter().position(|p| p == name)
+    }
+
+    /// The number of rounds a player took part in before leaving for good, when every round
+    /// after that finds them absent (a withdrawal; 0 if they never came). `None` when they
+    /// were there in the last round.
+    pub fn withdrew_after(&self, player: usize) -> Option<usize> {
+        let row = &self.entries[player];
+        let present = row
+            .iter()
+            .rposition(|e| *e != Entry::Absent)
+            .map_or(0, |i| i + 1);
+        (present < row.len()).then_some(present)
     }
 }
 

@@ -55,11 +55,13 @@ pub struct Handicap {
 /// The maximum of VI.A.2.a.
 pub const MAX_STONES: u8 = 9;
 
-/// The handicap between two players of the given ranks.
-pub fn handicap(ranks: [Rank; 2], system: System) -> Result<Handicap, HandicapError> {
-    let level = |r: Rank| -> Result<i32, HandicapError> {
-        match system {
-            System::Rank => Ok(r.ordinal()),
+impl System {
+    /// The level a rank plays at, one step a rank: the rank itself, or under McMahon its band
+    /// (every rank at or above the bar in the top band, every rank at or below the floor in
+    /// the bottom one).
+    pub fn level(self, rank: Rank) -> Result<i32, HandicapError> {
+        match self {
+            System::Rank => Ok(rank.ordinal()),
             System::McMahon { bar, floor } => {
                 let top = bar.ordinal();
                 let bottom = match floor {
@@ -69,11 +71,33 @@ pub fn handicap(ranks: [Rank; 2], system: System) -> Result<Handicap, HandicapEr
                     Some(f) => f.ordinal(),
                     None => i32::MIN,
                 };
-                Ok(r.ordinal().clamp(bottom, top))
+                Ok(rank.ordinal().clamp(bottom, top))
             }
         }
-    };
-    let (a, b) = (level(ranks[0])?, level(ranks[1])?);
+    }
+}
+
+/// McMahon starting scores, in half points: each player starts one point a band above the
+/// lowest band present, so that the bands of VI.A.2.b are also the score groups of the first
+/// round. The 1988 text names the bands for handicaps only; starting the bands apart is what
+/// the McMahon system is, and the director chooses the bar and the floor.
+pub fn mcmahon_start(
+    ranks: &[Rank],
+    bar: Rank,
+    floor: Option<Rank>,
+) -> Result<Vec<u32>, HandicapError> {
+    let system = System::McMahon { bar, floor };
+    let levels = ranks
+        .iter()
+        .map(|r| system.level(*r))
+        .collect::<Result<Vec<i32>, _>>()?;
+    let lowest = levels.iter().copied().min().unwrap_or(0);
+    Ok(levels.iter().map(|l| 2 * l.abs_diff(lowest)).collect())
+}
+
+/// The handicap between two players of the given ranks.
+pub fn handicap(ranks: [Rank; 2], system: System) -> Result<Handicap, HandicapError> {
+    let (a, b) = (system.level(ranks[0])?, system.level(ranks[1])?);
     let difference = a.abs_diff(b);
     let stones = u8::try_from(difference.min(u32::from(MAX_STONES))).unwrap_or(MAX_STONES);
     let black = match a.cmp(&b) {

@@ -165,12 +165,13 @@ pub fn median(table: &Crosstable, player: usize) -> Option<u32> {
     Some(scores[cut..scores.len() - cut].iter().sum())
 }
 
-/// The sum of the running scores after each round, in half points.
+/// The sum of the running scores after each round, in half points (a McMahon starting score
+/// is part of the running score from the first round).
 pub fn cumulative(table: &Crosstable, player: usize) -> u32 {
-    let mut running = 0;
+    let mut running = table.start[player];
     let mut total = 0;
-    for game in &table.games[player] {
-        running += game.map_or(0, |g| g.outcome.half_points());
+    for entry in &table.entries[player] {
+        running += table.points(*entry);
         total += running;
     }
     total
@@ -515,7 +516,7 @@ impl SplitMix64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::crosstable::Game;
+    use super::super::crosstable::{Entry, Game};
     use super::*;
 
     /// Builds a table from rows of cells such as `B+`, `C-`, `` (bye).
@@ -528,16 +529,17 @@ mod tests {
                     .iter()
                     .map(|c| {
                         if c.is_empty() {
-                            return None;
+                            return Entry::Absent;
                         }
                         let (name, mark) = c.split_at(c.len() - 1);
-                        Some(Game {
+                        Entry::Played(Game {
                             opponent: players.iter().position(|p| p == name).unwrap(),
                             outcome: match mark {
                                 "+" => Outcome::Win,
                                 "-" => Outcome::Loss,
                                 _ => Outcome::Draw,
                             },
+                            forfeit: false,
                         })
                     })
                     .collect()

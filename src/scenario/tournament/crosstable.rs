@@ -4,7 +4,8 @@
 use super::values::*;
 use super::*;
 use crate::spec::location::{Located, Source};
-use crate::tournament::crosstable::{Crosstable, CrosstableError, Game, Half, Outcome};
+use crate::tournament::crosstable::{Crosstable, CrosstableError, Entry, Game, Half, Outcome};
+use crate::tournament::rank::Rank;
 use crate::tournament::tiebreak::Tiebreak;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -20,13 +21,27 @@ pub struct CrosstableFile {
     pub seed: u64,
     /// Prizes by place, in cents.
     pub prizes: Vec<u64>,
+    /// Each player's rank where the file gives one (McMahon bands are drawn from them).
+    pub ranks: Vec<Option<Rank>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawPlayer {
     name: Spanned<String>,
+    /// The rank the player plays at: McMahon bands are drawn from it.
+    rank: Option<Spanned<String>>,
+    /// A McMahon starting score given outright, in points.
+    start: Option<Spanned<toml::Value>>,
     results: Vec<Spanned<String>>,
+}
+
+/// `mcmahon = { bar = "2d", floor = "10k" }`: starting scores from the players' bands.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMcMahon {
+    bar: Spanned<String>,
+    floor: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -35,6 +50,8 @@ pub(super) struct RawCrosstable {
     tiebreak: Option<Vec<Spanned<String>>>,
     seed: Option<Spanned<i64>>,
     prizes: Option<Vec<Spanned<toml::Value>>>,
+    bye: Option<Spanned<toml::Value>>,
+    mcmahon: Option<Spanned<RawMcMahon>>,
     player: Vec<RawPlayer>,
 }
 
@@ -59,11 +76,17 @@ pub(super) struct StandingsCase {
     playoffs: Option<Spanned<Vec<Vec<String>>>>,
     circular: Option<Spanned<bool>>,
     refused: Option<Spanned<String>>,
+    bye: Option<Spanned<toml::Value>>,
+    mcmahon: Option<Spanned<RawMcMahon>>,
     player: Vec<RawPlayer>,
 }
 
 pub(super) fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> {
-    let table = players_table(ctx, &c.player, "player");
+    let event = EventKeys {
+        bye: c.bye.as_ref(),
+        mcmahon: c.mcmahon.as_ref(),
+    };
+    let table = players_table(ctx, &c.player, "player", &event);
     let tiebreak = c
         .tiebreak
         .as_deref()
@@ -71,7 +94,7 @@ pub(super) fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> 
         .unwrap_or_else(|| Tiebreak::AGA.to_vec());
     let seed = seed(ctx, c.seed.as_ref());
     let prizes = prizes(ctx, c.prizes.as_ref());
-    let table = table?;
+    let (table, ranks) = table?;
     let known = |ctx: &mut Ctx, name: &str, span: &std::ops::Range<usize>, key: &str| -> bool {
         if table.index(name).is_some() {
             true
@@ -180,31 +203,44 @@ pub(super) fn standings_case(c: &StandingsCase, ctx: &mut Ctx) -> Option<Input> 
         tiebreak,
         seed,
         prizes,
+        ranks,
     }))
 }
 
-/// A crosstable cell: `NAME+` won, `NAME-` lost, `NAME=` drew, empty or `bye`: no game.
+/// A crosstable cell: `NAME+` won, `NAME-` lost, `NAME=` drew, each with `!` after the mark
+/// when decided by forfeit (`NAME+!`); `bye` a bye; empty or `absent` an absence.
 pub(super) fn cell(
     text: &str,
     players: &std::collections::HashMap<&str, usize>,
-) -> Result<Option<Game>, String> {
+) -> Result<Entry, String> {
     let t = text.trim();
-    if t.is_empty() || t.eq_ignore_ascii_case("bye") {
-        return Ok(None);
+    if t.is_empty() || t.eq_ignore_ascii_case("absent") {
+        return Ok(Entry::Absent);
     }
+    if t.eq_ignore_ascii_case("bye") {
+        return Ok(Entry::Bye);
+    }
+    let (t, forfeit) = match t.strip_suffix('!') {
+        Some(rest) if rest.ends_with(['+', '-', '=']) => (rest, true),
+        _ => (t, false),
+    };
     let outcome = match t.chars().last() {
         Some('+') => Outcome::Win,
         Some('-') => Outcome::Loss,
         Some('=') => Outcome::Draw,
         _ => {
             return Err(format!(
-                "`{t}` is not a result: the opponent's name followed by + (won), - (lost) or = (drew), or `bye`"
+                "`{t}` is not a result: the opponent's name followed by + (won), - (lost) or = (drew) (and ! if by forfeit), `bye`, or empty or `absent`"
             ))
         }
     };
     let name = t[..t.len() - 1].trim();
     match players.get(name) {
-        Some(&opponent) => Ok(Some(Game { opponent, outcome })),
+        Some(&opponent) => Ok(Entry::Played(Game {
+            opponent,
+            outcome,
+            forfeit,
+        })),
         None => Err(format!("unknown player `{name}`: not in the crosstable")),
     }
 }
@@ -232,11 +268,17 @@ pub(super) fn build_table(
     let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let before = errors.len();
     for (i, (name, place)) in names.iter().enumerate() {
-        if name.is_empty() || name.ends_with(['+', '-', '=']) || name.eq_ignore_ascii_case("bye") {
+        let mark_and_bang = ["+!", "-!", "=!"].iter().any(|m| name.ends_with(m));
+        if name.is_empty()
+            || name.ends_with(['+', '-', '='])
+            || mark_and_bang
+            || name.eq_ignore_ascii_case("bye")
+            || name.eq_ignore_ascii_case("absent")
+        {
             errors.push(at(
                 place,
                 format!(
-                    "`{name}` cannot be a player's name: it is empty, `bye`, or ends in +, - or ="
+                    "`{name}` cannot be a player's name: it is empty, `bye` or `absent`, or ends in +, - or = (with or without !)"
                 ),
             ));
         }
@@ -252,7 +294,7 @@ pub(super) fn build_table(
                 Ok(g) => out.push(g),
                 Err(message) => {
                     errors.push(at(place, message));
-                    out.push(None);
+                    out.push(Entry::Absent);
                 }
             }
         }
@@ -285,11 +327,20 @@ pub(super) fn build_table(
     }
 }
 
+/// The keys about the event as a whole that shape the scores.
+pub(super) struct EventKeys<'a> {
+    pub(super) bye: Option<&'a Spanned<toml::Value>>,
+    pub(super) mcmahon: Option<&'a Spanned<RawMcMahon>>,
+}
+
+/// Builds the table of `[[player]]` tables, with the starting scores and the worth of a bye,
+/// and the ranks given.
 pub(super) fn players_table(
     ctx: &mut Ctx,
     players: &[RawPlayer],
     prefix: &str,
-) -> Option<Crosstable> {
+    event: &EventKeys,
+) -> Option<(Crosstable, Vec<Option<Rank>>)> {
     let place = |ctx: &Ctx, span: &std::ops::Range<usize>, key: String| {
         let (l, c) = ctx.source.line_column(span.start);
         (l, c, ctx.key(&key))
@@ -328,7 +379,93 @@ pub(super) fn players_table(
         ));
         return None;
     }
-    build_table(ctx.source.path, names, cells, ctx.errors)
+    let ranks: Vec<Option<Rank>> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            p.rank
+                .as_ref()
+                .and_then(|r| rank_of(ctx, r, &format!("{prefix}[{i}].rank")))
+        })
+        .collect();
+    let bye = match event.bye {
+        None => Some(0),
+        Some(v) => half(ctx, v, "bye").and_then(|h| match u32::try_from(h) {
+            Ok(h @ 0..=2) => Some(h),
+            _ => {
+                ctx.err(&v.span(), "bye", "a bye is worth 0, 0.5 or 1 point");
+                None
+            }
+        }),
+    };
+    let start = match event.mcmahon {
+        Some(m) => mcmahon_start(ctx, m, players, &ranks, prefix),
+        None => {
+            let mut start = Vec::new();
+            for (i, p) in players.iter().enumerate() {
+                let key = format!("{prefix}[{i}].start");
+                let value = match &p.start {
+                    None => Some(0),
+                    Some(v) => half(ctx, v, &key).and_then(|h| match u32::try_from(h) {
+                        Ok(h) => Some(h),
+                        Err(_) => {
+                            ctx.err(&v.span(), &key, "a starting score is 0 or more");
+                            None
+                        }
+                    }),
+                };
+                start.push(value.unwrap_or(0));
+            }
+            Some(start)
+        }
+    };
+    let table = build_table(ctx.source.path, names, cells, ctx.errors)?;
+    Some((table.with_start(start?).with_bye(bye?), ranks))
+}
+
+/// Starting scores from the McMahon bar and floor and every player's rank.
+fn mcmahon_start(
+    ctx: &mut Ctx,
+    raw: &Spanned<RawMcMahon>,
+    players: &[RawPlayer],
+    ranks: &[Option<Rank>],
+    prefix: &str,
+) -> Option<Vec<u32>> {
+    let m = raw.get_ref();
+    let bar = rank_of(ctx, &m.bar, "mcmahon.bar");
+    let floor = match &m.floor {
+        Some(f) => Some(rank_of(ctx, f, "mcmahon.floor")?),
+        None => None,
+    };
+    let mut known = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        if let Some(s) = &p.start {
+            ctx.err(
+                &s.span(),
+                &format!("{prefix}[{i}].start"),
+                "give either `mcmahon` (starting scores from the ranks) or each player's `start`, not both",
+            );
+        }
+        match (ranks[i], &p.rank) {
+            (Some(r), _) => known.push(r),
+            (None, Some(_)) => {} // already reported
+            (None, None) => ctx.err(
+                &p.name.span(),
+                &format!("{prefix}[{i}].rank"),
+                "`mcmahon` draws starting scores from the players' ranks: give this player's `rank`",
+            ),
+        }
+    }
+    if known.len() != players.len() {
+        return None;
+    }
+    match crate::tournament::handicap::mcmahon_start(&known, bar?, floor) {
+        Ok(start) => Some(start),
+        Err(e) => {
+            ctx.err(&raw.span(), "mcmahon", e.to_string());
+            None
+        }
+    }
 }
 
 pub(super) fn tiebreaks(ctx: &mut Ctx, raw: &[Spanned<String>]) -> Vec<Tiebreak> {
@@ -371,7 +508,11 @@ pub fn read_crosstable(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
         prefix: String::new(),
         expect: Vec::new(),
     };
-    let table = players_table(&mut ctx, &raw.player, "player");
+    let event = EventKeys {
+        bye: raw.bye.as_ref(),
+        mcmahon: raw.mcmahon.as_ref(),
+    };
+    let table = players_table(&mut ctx, &raw.player, "player", &event);
     let tiebreak = raw
         .tiebreak
         .as_deref()
@@ -380,11 +521,12 @@ pub fn read_crosstable(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
     let seed = seed(&mut ctx, raw.seed.as_ref());
     let prizes = prizes(&mut ctx, raw.prizes.as_ref());
     match table {
-        Some(table) if errors.is_empty() => Ok(CrosstableFile {
+        Some((table, ranks)) if errors.is_empty() => Ok(CrosstableFile {
             table,
             tiebreak,
             seed,
             prizes,
+            ranks,
         }),
         _ => Err(never_empty(&source, errors)),
     }
@@ -413,7 +555,26 @@ pub(super) fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
             "the header row names the player column and at least one round".to_string(),
         )]);
     }
-    let rounds = headers.len() - 1;
+    // `rank` and `start` columns may stand between the name and the rounds.
+    let column_of = |word: &str| {
+        (1..headers.len())
+            .take_while(|&i| {
+                let h = headers.get(i).unwrap_or("");
+                h.eq_ignore_ascii_case("rank") || h.eq_ignore_ascii_case("start")
+            })
+            .find(|&i| headers.get(i).is_some_and(|h| h.eq_ignore_ascii_case(word)))
+    };
+    let (rank_column, start_column) = (column_of("rank"), column_of("start"));
+    let first_round = 1 + usize::from(rank_column.is_some()) + usize::from(start_column.is_some());
+    if headers.len() <= first_round {
+        return Err(vec![whole(
+            1,
+            "the header row names the player column and at least one round".to_string(),
+        )]);
+    }
+    let rounds = headers.len() - first_round;
+    let mut ranks = Vec::new();
+    let mut start_scores: Vec<u32> = Vec::new();
     let mut names = Vec::new();
     let mut cells = Vec::new();
     let mut errors = Vec::new();
@@ -449,8 +610,8 @@ pub(super) fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
             .collect();
         let column = |i: usize| starts.get(i).map_or(1, |s| s + 1);
         let key = |i: usize| {
-            if i == 0 {
-                headers.get(0).unwrap_or("name").to_string()
+            if i < first_round {
+                headers.get(i).unwrap_or("name").to_string()
             } else {
                 format!("round {}", headers.get(i).unwrap_or(""))
             }
@@ -462,16 +623,54 @@ pub(super) fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
                 column: 1,
                 key: String::new(),
                 message: format!(
-                    "this row has {} cells; the header has {} (the name and {rounds} round(s))",
+                    "this row has {} cells; the header has {} (the name{} and {rounds} round(s))",
                     record.len(),
-                    headers.len()
+                    headers.len(),
+                    match first_round {
+                        1 => "",
+                        2 if rank_column.is_some() => ", the rank",
+                        2 => ", the starting score",
+                        _ => ", the rank, the starting score",
+                    }
                 ),
             });
             continue;
         }
+        let mut located = |i: usize, message: String| {
+            errors.push(Located {
+                file: path.to_path_buf(),
+                line,
+                column: column(i),
+                key: key(i),
+                message,
+            })
+        };
+        ranks.push(rank_column.and_then(|i| match record[i].parse::<Rank>() {
+            Ok(r) => Some(r),
+            Err(_) if record[i].is_empty() => None,
+            Err(e) => {
+                located(i, e.to_string());
+                None
+            }
+        }));
+        start_scores.push(
+            start_column.map_or(0, |i| match starting_points(&record[i]) {
+                Some(h) => h,
+                None => {
+                    located(
+                        i,
+                        format!(
+                        "`{}` is not a starting score: a whole or half number of points, 0 or more",
+                        &record[i]
+                    ),
+                    );
+                    0
+                }
+            }),
+        );
         names.push((record[0].to_string(), (line, column(0), key(0))));
         cells.push(
-            (1..record.len())
+            (first_round..record.len())
                 .map(|i| (record[i].to_string(), (line, column(i), key(i))))
                 .collect(),
         );
@@ -485,11 +684,28 @@ pub(super) fn read_csv(path: &Path, text: &str) -> Result<CrosstableFile, Vec<Lo
     let table = build_table(path, names, cells, &mut errors);
     match table {
         Some(table) if errors.is_empty() => Ok(CrosstableFile {
-            table,
+            table: table.with_start(start_scores),
             tiebreak: Vec::new(),
             seed: 0,
             prizes: Vec::new(),
+            ranks,
         }),
         _ => Err(never_empty(&Source::new(path, text), errors)),
     }
+}
+
+/// `2`, `1.5` points as half points (`None` for anything else, negative included).
+fn starting_points(text: &str) -> Option<u32> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Some(0);
+    }
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let w: u32 = whole.parse().ok()?;
+    let half = match frac.trim_end_matches('0') {
+        "" => 0,
+        "5" => 1,
+        _ => return None,
+    };
+    w.checked_mul(2)?.checked_add(half)
 }
