@@ -412,3 +412,66 @@ fn a_ruling_during_the_pause_says_play_stays_paused() {
         assert!(!said.contains("to move."), "{ruleset}: {said}");
     }
 }
+
+#[test]
+fn ruling_shows_the_other_outcome_where_agreement_decides_and_the_clock() {
+    let out = common::goconform(&[
+        "ruling",
+        "conformance/incidents/ko-retake-later-without-agreement.toml",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // BGA, noticed one move late without agreement: it stands; had both agreed, the position
+    // would go back and White replay (the BGA's third and fourth paragraphs on illegal moves).
+    let bga = text.split("== under").nth(1).unwrap();
+    assert!(bga.contains("RULING: stands"), "{bga}");
+    assert!(
+        bga.contains("OTHERWISE, had both players agreed to go back: unwind-replay"),
+        "{bga}"
+    );
+    assert!(bga.contains("clock: both clocks are stopped"), "{bga}");
+    assert!(bga.contains("bga-clock-stopped: BGA"), "{bga}");
+    // London unwinds within three moves whatever the players say: no other outcome, and its
+    // texts say nothing of the clock.
+    let london = text.split("== under").nth(2).unwrap();
+    assert!(london.starts_with(" london-open"), "{london}");
+    assert!(!london.contains("OTHERWISE"), "{london}");
+    assert!(
+        london.contains("clock: the ruleset's texts say nothing"),
+        "{london}"
+    );
+}
+
+#[test]
+fn ruling_as_json_carries_every_ruleset_verdict_and_ruling() {
+    let out = common::goconform(&[
+        "ruling",
+        "conformance/incidents/ko-retake-noticed-at-once.toml",
+        "--format",
+        "json",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect(&text);
+    let rulesets = doc["rulesets"].as_array().unwrap();
+    let names: Vec<&str> = rulesets
+        .iter()
+        .map(|r| r["ruleset"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["bga", "london-open", "aga"], "{text}");
+    let aga = &rulesets[2];
+    let ruling = &aga["rulings"][0];
+    assert_eq!(ruling["ruling"], "unwind-pass", "{text}");
+    assert_eq!(ruling["offender"], "white", "{text}");
+    assert_eq!(ruling["clock"]["clause"], "agatr-vi-b-8", "{text}");
+    assert!(ruling["clauses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c == "aga-1991-r8-penalty"));
+    // The notice is the event the ruling follows, and every event has a verdict.
+    let events = aga["events"].as_array().unwrap();
+    let notice = ruling["after_event"].as_u64().unwrap() as usize;
+    assert_eq!(events[notice - 1]["event"], "notice", "{text}");
+    assert!(events.iter().all(|e| e["verdict"].is_string()));
+}

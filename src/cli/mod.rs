@@ -143,7 +143,7 @@ enum Command {
     /// Rule on a violation standing on the board: a game record with `notice`, under the BGA,
     /// London Open and AGA procedures side by side, with the clauses behind each ruling.
     #[command(
-        after_help = "Examples (from a checkout):\n  goconform ruling tests/fixtures/sgf/suicide.sgf --notice-after 7 --rules bga,aga"
+        after_help = "Examples (from a checkout):\n  goconform ruling tests/fixtures/sgf/suicide.sgf --notice-after 7 --rules bga,aga\n  goconform ruling conformance/incidents/ko-retake-later-without-agreement.toml --format json"
     )]
     Ruling(ruling::RulingArgs),
     /// Final standings of a crosstable (TOML or CSV) with every tiebreak value shown and cash

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::{board_lines, load_spec, relative, CommandResult, Project};
 use crate::board::{Board, Point};
@@ -49,6 +49,17 @@ pub(super) struct RulingArgs {
     /// comma-separated).
     #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
     set: Vec<String>,
+    /// `text`, or `json`: one document with every ruleset's verdicts and rulings, for
+    /// programs.
+    #[arg(long, value_enum, default_value_t = RulingFormat::Text)]
+    format: RulingFormat,
+}
+
+/// How `ruling` prints.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum RulingFormat {
+    Text,
+    Json,
 }
 
 pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
@@ -85,17 +96,25 @@ pub(super) fn ruling(root: &Project, args: &RulingArgs) -> CommandResult {
         None => load_record(&args.file, &spec)?,
     };
     let chosen = chosen_rules(&spec, &record, args)?;
-    outln!("{}", relative(root, &args.file));
-    if !record.title.is_empty() {
-        outln!("{}", record.title);
-    }
-    let mut standing_somewhere = false;
+    let mut ruled = Vec::new();
     for (label, rules) in &chosen {
         let record = match &sgf_record {
             Some(sgf) => as_made(sgf, &record, *rules, args.notice_after, args.agreed)?,
             None => record.clone(),
         };
-        standing_somewhere |= rule_under(&spec, &record, label, *rules)?;
+        ruled.push(rule_under(&record, label, *rules)?);
+    }
+    if args.format == RulingFormat::Json {
+        return print_json(root, &spec, &args.file, &record, &ruled);
+    }
+    outln!("{}", relative(root, &args.file));
+    if !record.title.is_empty() {
+        outln!("{}", record.title);
+    }
+    let mut standing_somewhere = false;
+    for r in &ruled {
+        print_ruled(&spec, r);
+        standing_somewhere |= !r.standing.is_empty();
     }
     if standing_somewhere {
         outln!();
@@ -198,56 +217,150 @@ fn chosen_rules(
     Ok(out)
 }
 
-/// Prints the record ruled under one set of rules; answers whether violations were left
-/// standing unnoticed at the end.
-fn rule_under(spec: &Spec, record: &Scenario, label: &str, rules: Rules) -> Result<bool, String> {
-    outln!();
-    let title = spec
-        .ruleset(label)
-        .map(|r| format!(" ({})", r.title))
-        .unwrap_or_default();
-    outln!("== under {label}{title}");
-    outln!("   procedure: {}", procedure_words(rules.illegal_move));
+/// A record ruled under one set of rules.
+struct Ruled {
+    label: String,
+    rules: Rules,
+    /// Each event with the referee's verdict in words.
+    verdicts: Vec<(Event, String)>,
+    rulings: Vec<RulingAt>,
+    /// Violations on the board that nobody noticed: (violation, class, offender) in words.
+    standing: Vec<String>,
+}
+
+/// One ruling, with what a director needs beside it.
+struct RulingAt {
+    /// The notice's number among the events (from 1).
+    number: usize,
+    event: Event,
+    report: Report,
+    before: Board,
+    after: Board,
+    /// The other outcome, where the players' agreement decides between two: the notice with
+    /// the agreement turned the other way, replayed, and its report when the ruling differs.
+    otherwise: Option<Report>,
+}
+
+/// Replays the record under `rules`, collecting every verdict and ruling.
+fn rule_under(record: &Scenario, label: &str, rules: Rules) -> Result<Ruled, String> {
     let mut game = Refereed::new(rules, &record.setup)
         .map_err(|e| format!("the record's set-up cannot start under {label}: {e}"))?;
-    let mut rulings = 0;
+    let mut verdicts = Vec::new();
+    let mut rulings = Vec::new();
     for (i, event) in record.events.iter().enumerate() {
         let before = game.game().board().clone();
         let verdict = game.apply(event.clone());
-        outln!(
-            "{:>4}. {:<24} {}",
-            i + 1,
-            event.to_string(),
-            verdict_words(&verdict)
-        );
+        verdicts.push((event.clone(), verdict_words(&verdict)));
         if let Some(report) = game.report().cloned() {
-            rulings += 1;
-            print_report(spec, &report, &before, game.game().board(), event);
+            let otherwise = match event {
+                Event::Notice { agreed } => {
+                    other_agreement(record, rules, i, !agreed).filter(|o| o.ruling != report.ruling)
+                }
+                _ => None,
+            };
+            rulings.push(RulingAt {
+                number: i + 1,
+                event: event.clone(),
+                report,
+                before,
+                after: game.game().board().clone(),
+                otherwise,
+            });
         }
     }
-    if rulings == 0 {
-        outln!("   no ruling: nothing in the record was noticed");
-    }
-    let standing = game.standing();
-    for (violation, class, offender) in &standing {
-        outln!("   still standing, unnoticed: {offender}'s {class} move ({violation})");
-    }
-    Ok(!standing.is_empty())
+    let standing = game
+        .standing()
+        .iter()
+        .map(|(violation, class, offender)| format!("{offender}'s {class} move ({violation})"))
+        .collect();
+    Ok(Ruled {
+        label: label.to_string(),
+        rules,
+        verdicts,
+        rulings,
+        standing,
+    })
 }
 
-fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, event: &Event) {
+/// The report of the notice at `index` had the players' agreement been `agreed`.
+fn other_agreement(record: &Scenario, rules: Rules, index: usize, agreed: bool) -> Option<Report> {
+    let mut game = Refereed::new(rules, &record.setup).ok()?;
+    for event in &record.events[..index] {
+        game.apply(event.clone());
+    }
+    game.apply(Event::Notice { agreed });
+    game.report().cloned()
+}
+
+/// What happens to the clocks while a violation is sorted out, under a procedure, with the
+/// clause that says so; `None` where the ruleset's texts are silent.
+fn clock_words(procedure: IllegalMoveProcedure) -> Option<(&'static str, &'static str)> {
+    match procedure {
+        IllegalMoveProcedure::Bga => Some((
+            "both clocks are stopped while the players sort the violation out, and started again when play goes on",
+            "bga-clock-stopped",
+        )),
+        IllegalMoveProcedure::AgaRule8 => Some((
+            "the move is taken back on the offender's time: the offender's clock runs while it is put right",
+            "agatr-vi-b-8",
+        )),
+        IllegalMoveProcedure::EgfRule4 | IllegalMoveProcedure::None => None,
+    }
+}
+
+/// Prints one ruleset's verdicts and rulings.
+fn print_ruled(spec: &Spec, r: &Ruled) {
+    outln!();
+    let title = spec
+        .ruleset(&r.label)
+        .map(|d| format!(" ({})", d.title))
+        .unwrap_or_default();
+    outln!("== under {}{title}", r.label);
+    outln!("   procedure: {}", procedure_words(r.rules.illegal_move));
+    let mut rulings = r.rulings.iter().peekable();
+    for (i, (event, verdict)) in r.verdicts.iter().enumerate() {
+        outln!("{:>4}. {:<24} {verdict}", i + 1, event.to_string());
+        if let Some(at) = rulings.next_if(|at| at.number == i + 1) {
+            print_report(spec, at, r.rules.illegal_move);
+        }
+    }
+    if r.rulings.is_empty() {
+        outln!("   no ruling: nothing in the record was noticed");
+    }
+    for s in &r.standing {
+        outln!("   still standing, unnoticed: {s}");
+    }
+}
+
+fn print_report(spec: &Spec, at: &RulingAt, procedure: IllegalMoveProcedure) {
+    let report = &at.report;
     outln!();
     outln!("   RULING: {}", report.ruling);
     for sentence in &report.explanation {
         outln!("     {sentence}");
     }
+    if let Some(other) = &at.otherwise {
+        let how = if report.agreed {
+            "had the players not agreed to go back"
+        } else {
+            "had both players agreed to go back"
+        };
+        outln!("   OTHERWISE, {how}: {}", other.ruling);
+        for sentence in &other.explanation {
+            outln!("     {sentence}");
+        }
+    }
+    match clock_words(procedure) {
+        Some((words, clause)) => outln!("   clock: {words} ({clause})"),
+        None => outln!("   clock: the ruleset's texts say nothing of the clocks while a violation is sorted out"),
+    }
     outln!();
-    let marked: Vec<Point> = match event {
+    let marked: Vec<Point> = match &at.event {
         Event::Breach(_, crate::board::Move::Play(p), _) => vec![*p],
         _ => Vec::new(),
     };
-    let left = board_lines(before, &marked);
-    let right = board_lines(after, &[]);
+    let left = board_lines(&at.before, &marked);
+    let right = board_lines(&at.after, &[]);
     let width = left.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     outln!("     {:<width$}    after", "before");
     for (l, r) in left.iter().zip(&right) {
@@ -255,7 +368,10 @@ fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, eve
     }
     outln!();
     outln!("   grounds:");
-    for id in &report.clauses {
+    let clock_clause = clock_words(procedure)
+        .map(|(_, c)| c)
+        .filter(|c| !report.clauses.contains(c));
+    for id in report.clauses.iter().copied().chain(clock_clause) {
         match spec.clause(id) {
             Some(clause) => {
                 outln!("     {id}: {}", clause.locator);
@@ -265,6 +381,63 @@ fn print_report(spec: &Spec, report: &Report, before: &Board, after: &Board, eve
         }
     }
     outln!();
+}
+
+/// Every ruleset's verdicts and rulings as one JSON document.
+fn print_json(
+    root: &Project,
+    spec: &Spec,
+    file: &Path,
+    record: &Scenario,
+    ruled: &[Ruled],
+) -> CommandResult {
+    use serde_json::json;
+    let report_json = |r: &Report| {
+        json!({
+            "ruling": r.ruling.to_string(),
+            "violation": r.violation.to_string(),
+            "class": r.class.to_string(),
+            "offender": r.offender.name(),
+            "moves_since": r.moves_since,
+            "agreed": r.agreed,
+            "clauses": r.clauses,
+            "explanation": r.explanation,
+        })
+    };
+    let rulesets: Vec<serde_json::Value> = ruled
+        .iter()
+        .map(|r| {
+            let clock = clock_words(r.rules.illegal_move);
+            json!({
+                "ruleset": r.label,
+                "title": spec.ruleset(&r.label).map(|d| d.title.clone()),
+                "procedure": r.rules.illegal_move.to_string(),
+                "events": r.verdicts.iter().enumerate().map(|(i, (e, v))| json!({
+                    "number": i + 1,
+                    "event": e.to_string(),
+                    "verdict": v,
+                })).collect::<Vec<_>>(),
+                "rulings": r.rulings.iter().map(|at| {
+                    let mut v = report_json(&at.report);
+                    v["after_event"] = json!(at.number);
+                    v["otherwise"] = at.otherwise.as_ref().map_or(serde_json::Value::Null, report_json);
+                    v["clock"] = clock.map_or(serde_json::Value::Null, |(words, clause)| {
+                        json!({ "what": words, "clause": clause })
+                    });
+                    v
+                }).collect::<Vec<_>>(),
+                "standing": r.standing,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "file": relative(root, file),
+        "title": record.title,
+        "rulesets": rulesets,
+    });
+    let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    outln!("{text}");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn verdict_words(verdict: &Verdict) -> String {
