@@ -558,3 +558,48 @@ fn a_text_file_past_the_size_limit_is_refused_unread() {
         "{said}"
     );
 }
+
+#[test]
+fn every_input_a_command_reads_is_bounded_in_size() {
+    // Sparse files of 65 MiB: each command refuses its input before reading it whole.
+    let dir = scratch("huge-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let huge = |name: &str| {
+        let path = dir.join(name);
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(65 << 20)
+            .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (sgf, toml, csv, diagram, expectations) = (
+        huge("game.sgf"),
+        huge("record.toml"),
+        huge("table.csv"),
+        huge("position.txt"),
+        huge("expected.toml"),
+    );
+    for args in [
+        vec!["judge", sgf.as_str()],
+        vec!["show", sgf.as_str()],
+        vec!["score", sgf.as_str()],
+        vec!["ruling", toml.as_str()],
+        vec!["standings", csv.as_str()],
+        vec!["clock", toml.as_str()],
+        vec!["score", diagram.as_str()],
+        vec![
+            "check",
+            "conformance/ko/basic-ko.toml",
+            "--expectations",
+            expectations.as_str(),
+        ],
+    ] {
+        let out = goconform(&args);
+        let said = text(&out);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {said}");
+        assert!(
+            said.contains("the file is larger than 64 MiB"),
+            "{args:?}: {said}"
+        );
+    }
+}

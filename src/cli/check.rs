@@ -347,8 +347,7 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
 /// scenarios loaded (before the filters), so that a list cannot keep entries for scenarios
 /// that are gone.
 pub(super) fn load_expectations(path: &Path, suite: &Suite) -> Result<Expectations, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = super::read_input(path)?;
     let located = |errors: Vec<crate::spec::location::Located>| {
         let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         format!("invalid expectations file:\n{}", lines.join("\n"))
@@ -377,8 +376,7 @@ fn write_expectations(
     filtered: bool,
 ) -> Result<(), String> {
     let existing = if filtered && path.exists() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = super::read_input(path)?;
         let parsed = Expectations::parse(path, &text, INTERPRETATION_VERSION).map_err(|errors| {
             let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
             format!(

@@ -461,3 +461,15 @@ fn column_letters(width: u8) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Reads an input file a command was given (a crosstable, a clock file, a game record, a
+/// diagram, an expectations file): bounded in size and checked to be UTF-8, with a located
+/// error otherwise.
+fn read_input(path: &Path) -> Result<String, String> {
+    crate::spec::location::read_text(path).map_err(|e| match e {
+        crate::spec::LoadError::Io { error, .. } => {
+            format!("cannot read {}: {error}", path.display())
+        }
+        invalid => invalid.to_string(),
+    })
+}

@@ -88,8 +88,7 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
     let time_control = match &args.time_control {
         None => None,
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text = super::read_input(path)?;
             let file =
                 crate::scenario::tournament::read_clock_file(path, &text).map_err(|errors| {
                     errors

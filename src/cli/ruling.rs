@@ -168,8 +168,7 @@ fn load_record(path: &Path, spec: &Spec) -> Result<Scenario, String> {
             path.display()
         ));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = super::read_input(path)?;
     Scenario::parse_record(path, &text, spec).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(Located::to_string).collect();
         format!("cannot read the game record:\n{}", lines.join("\n"))

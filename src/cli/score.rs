@@ -233,8 +233,7 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
             record: None,
         })
     } else {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = super::read_input(path)?;
         let board = diagram::read_board(path, &text)?;
         let prisoners = match &args.prisoners {
             None => Prisoners::default(),

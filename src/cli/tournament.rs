@@ -188,15 +188,6 @@ fn not_a_scenario(path: &Path, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn read(path: &Path) -> Result<String, String> {
-    crate::spec::location::read_text(path).map_err(|e| match e {
-        crate::spec::LoadError::Io { error, .. } => {
-            format!("cannot read {}: {error}", path.display())
-        }
-        invalid => invalid.to_string(),
-    })
-}
-
 /// The arguments of `goconform standings`.
 #[derive(Args)]
 pub(super) struct StandingsArgs {
@@ -246,7 +237,7 @@ pub(super) enum StandingsFormat {
 
 /// `goconform standings FILE`.
 pub(super) fn standings_command(args: &StandingsArgs) -> CommandResult {
-    let text = read(&args.file)?;
+    let text = super::read_input(&args.file)?;
     not_a_scenario(&args.file, &text)?;
     let file = read_crosstable(&args.file, &text).map_err(located)?;
     let order: Vec<Tiebreak> = if args.tiebreak.is_empty() {
@@ -528,7 +519,7 @@ fn print_results(t: &Crosstable, ranks: &[Option<Rank>]) -> CommandResult {
 
 /// `goconform clock FILE`: replays the events and prints the clocks after each.
 pub(super) fn clock_command(path: &Path) -> CommandResult {
-    let text = read(path)?;
+    let text = super::read_input(path)?;
     not_a_scenario(path, &text)?;
     let file = read_clock_file(path, &text).map_err(located)?;
     match file.control {

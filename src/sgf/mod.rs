@@ -179,12 +179,18 @@ pub fn read_file(
     path: &Path,
     options: &ReadOptions,
 ) -> Result<Vec<Result<Record, Located>>, Located> {
-    let bytes = std::fs::read(path).map_err(|e| Located {
-        file: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        key: String::new(),
-        message: format!("cannot read: {e}"),
+    let bytes = crate::spec::location::read_bounded(path).map_err(|e| match e {
+        crate::spec::LoadError::Invalid(mut located) if !located.is_empty() => located.remove(0),
+        other => Located {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            key: String::new(),
+            message: match other {
+                crate::spec::LoadError::Io { error, .. } => format!("cannot read: {error}"),
+                other => other.to_string(),
+            },
+        },
     })?;
     read(path, &bytes, options)
 }

@@ -41,6 +41,27 @@ pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 /// expectations files). A file that is not UTF-8 is a located error at its first bad byte,
 /// where `read_to_string` would name no place at all.
 pub fn read_text(path: &Path) -> Result<String, super::LoadError> {
+    let bytes = read_bounded(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let located = Source::new(path, prefix).error_at(
+            valid,
+            "",
+            format!(
+                "the file is not UTF-8 text: byte 0x{:02x} cannot start or continue a character here",
+                bytes[valid]
+            ),
+        );
+        super::LoadError::Invalid(vec![located])
+    })
+}
+
+/// Reads a whole input file of at most [`MAX_TEXT_BYTES`] (text, or an SGF record whose
+/// encoding is decided later): a larger one is refused, located at its start, without being
+/// read whole.
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, super::LoadError> {
     let io = |error| super::LoadError::Io {
         path: path.to_path_buf(),
         error,
@@ -59,25 +80,12 @@ pub fn read_text(path: &Path) -> Result<String, super::LoadError> {
             column: 1,
             key: String::new(),
             message: format!(
-                "the file is larger than {} MiB, the most goconform reads as text",
+                "the file is larger than {} MiB, the most goconform reads as an input",
                 MAX_TEXT_BYTES >> 20
             ),
         }]));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let bytes = e.as_bytes();
-        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-        let located = Source::new(path, prefix).error_at(
-            valid,
-            "",
-            format!(
-                "the file is not UTF-8 text: byte 0x{:02x} cannot start or continue a character here",
-                bytes[valid]
-            ),
-        );
-        super::LoadError::Invalid(vec![located])
-    })
+    Ok(bytes)
 }
 
 /// Source text with its path, able to turn byte offsets into lines and columns.
