@@ -635,3 +635,36 @@ fn filters_that_select_nothing_are_an_error_not_a_pass() {
     let out = goconform(&["check", "--topic", "clock"]);
     assert!(out.status.success(), "{}", text(&out));
 }
+
+#[test]
+fn show_prints_runs_that_play_alike_once() {
+    let out = goconform(&["show", "conformance/ko/basic-ko.toml"]);
+    let all = text(&out);
+    assert!(out.status.success(), "{all}");
+    // Basic ko plays the same under every ruleset: one run in full, the others named.
+    assert_eq!(all.matches("== under").count(), 1, "{all}");
+    for run in [
+        "bga",
+        "london-open",
+        "chinese",
+        "japanese-1989",
+        "tromp-taylor",
+    ] {
+        assert!(
+            all.lines().next().is_some() && all.contains(run),
+            "{run}: {all}"
+        );
+    }
+    assert!(all.contains("--rules NAME shows one run"), "{all}");
+    assert!(all.lines().count() < 120, "{all}");
+    // Runs that part are each shown: area and territory counts differ in prisoners.
+    let out = goconform(&["show", "conformance/counting/captures-and-pass-stones.toml"]);
+    let counting = text(&out);
+    assert_eq!(counting.matches("== under").count(), 4, "{counting}");
+    assert!(counting.contains("result: W+8.5"), "{counting}");
+    // One run asked for: that run alone, without the note.
+    let out = goconform(&["show", "conformance/ko/basic-ko.toml", "--rules", "bga"]);
+    let one = text(&out);
+    assert!(one.contains("== under bga ==\n"), "{one}");
+    assert!(!one.contains("shows one run"), "{one}");
+}

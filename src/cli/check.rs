@@ -473,11 +473,15 @@ fn print_text(
     scenarios.dedup();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     outln!(
-        "goconform check: {}, {}, engine {}, {} tier",
+        "goconform check: {}, {}, engine {}, {} tier ({})",
         plural(scenarios.len() + tournament.len(), "scenario"),
         plural(tally.total(), "trial"),
         report.engine,
-        report.tier.word()
+        report.tier.word(),
+        match report.tier {
+            Tier::Strict => "a refused move must also be refused for the right reason",
+            Tier::Basic => "only legal or not is compared, not the reason for a refusal",
+        }
     );
     for trial in &report.trials {
         if trial.outcome.fails_run() || (args.verbose && trial.outcome != Outcome::Pass) {
@@ -506,6 +510,7 @@ fn print_text(
     for line in matrix.levels_text().lines() {
         outln!("  {line}");
     }
+    outln!("  (a trial counts once under each level among the clauses its scenario cites, so the rows add up to more than the trials)");
     if args.matrix {
         outln!();
         outln!("by clause (passed/applicable):");
@@ -694,80 +699,127 @@ pub(super) fn show(
     if !s.clauses.is_empty() {
         outln!("clauses: {}", s.clauses.join(", "));
     }
-    let mut shown = 0;
-    for run in s.runs.iter().filter(|r| run_matches(r, filter)) {
-        shown += 1;
-        outln!();
-        let overrides: Vec<String> = run
-            .overrides
-            .iter()
-            .map(|(a, v)| format!("{a}={v}"))
-            .collect();
-        if overrides.is_empty() {
-            outln!("== under {} ==", run.label);
-        } else {
-            outln!(
-                "== under {} ({} with {}) ==",
-                run.label,
-                run.ruleset,
-                overrides.join(", ")
-            );
-        }
-        let mut referee = Refereed::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
-        outln!("start, {} to move:", referee.game().to_move().name());
-        print_board(referee.game());
-        for (k, event) in s.events.iter().enumerate() {
-            let verdict = referee.apply(event.clone());
-            let game = referee.game();
-            let extra = match &verdict {
-                Verdict::Legal { self_captured, .. } if !self_captured.is_empty() => {
-                    let pts: Vec<String> = self_captured.iter().map(|p| p.to_string()).collect();
-                    format!(" (self-captures {})", pts.join(" "))
-                }
-                _ => String::new(),
-            };
-            outln!();
-            outln!("{}. {event}: {verdict}{extra}", k + 1);
-            outln!(
-                "   prisoners B {} W {}, {} to move, {}",
-                game.prisoners(crate::board::Color::Black),
-                game.prisoners(crate::board::Color::White),
-                game.to_move().name(),
-                game.phase()
-            );
-            if let Some(report) = referee.report() {
-                for sentence in &report.explanation {
-                    outln!("   {sentence}");
-                }
-                outln!("   grounds: {}", report.clauses.join(", "));
-            }
-            if referee.warnings() != [0, 0] {
-                let [b, w] = referee.warnings();
-                outln!("   warnings B {b} W {w}");
-            }
-            if !matches!(verdict, Verdict::Illegal(_)) {
-                print_board(game);
-            }
-        }
-        let game = referee.game();
-        if game.phase() == crate::game::Phase::Ended {
-            outln!();
-            outln!(
-                "result: {} (goconform score {} --rules {} itemises it)",
-                game.result(),
-                path.display(),
-                run.label
-            );
-        }
-    }
-    if shown == 0 {
+    let runs: Vec<&crate::scenario::Run> =
+        s.runs.iter().filter(|r| run_matches(r, filter)).collect();
+    if runs.is_empty() {
         return Err(format!(
             "scenario {} has no run named {}",
             s.id,
             filter.unwrap_or("")
         ));
     }
+    // Runs that go through the same verdicts and positions are printed once, under the first
+    // of them, with the others named: most scenarios play alike under most rulesets, and
+    // printing each run in full made `show basic-ko` 860 lines long.
+    let mut groups: Vec<(Vec<&crate::scenario::Run>, RunText)> = Vec::new();
+    for run in runs {
+        let text = run_text(s, run)?;
+        match groups.iter_mut().find(|(_, t)| *t == text) {
+            Some((members, _)) => members.push(run),
+            None => groups.push((vec![run], text)),
+        }
+    }
+    for (members, text) in &groups {
+        let run = members[0];
+        outln!();
+        let overrides: Vec<String> = run
+            .overrides
+            .iter()
+            .map(|(a, v)| format!("{a}={v}"))
+            .collect();
+        let mut heading = if overrides.is_empty() {
+            format!("== under {}", run.label)
+        } else {
+            format!(
+                "== under {} ({} with {})",
+                run.label,
+                run.ruleset,
+                overrides.join(", ")
+            )
+        };
+        if members.len() > 1 {
+            let others: Vec<&str> = members[1..].iter().map(|r| r.label.as_str()).collect();
+            heading.push_str(&format!(
+                "; the same verdicts and positions under {}",
+                others.join(", ")
+            ));
+        }
+        outln!("{heading} ==");
+        for line in &text.lines {
+            outln!("{line}");
+        }
+        if let Some(result) = &text.result {
+            outln!();
+            outln!(
+                "result: {result} (goconform score {} --rules {} itemises it)",
+                path.display(),
+                run.label
+            );
+        }
+    }
+    if groups.len() < s.runs.len() && filter.is_none() {
+        outln!();
+        outln!(
+            "({} runs: those that play alike are shown once; --rules NAME shows one run)",
+            s.runs.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `show` prints for one run: the lines after its heading, and the result if the game
+/// ended. Two runs with equal texts went through the same verdicts and positions.
+#[derive(PartialEq, Eq)]
+struct RunText {
+    lines: Vec<String>,
+    result: Option<String>,
+}
+
+/// Plays a run through the referee and writes down every event's verdict and position.
+fn run_text(s: &Scenario, run: &crate::scenario::Run) -> Result<RunText, String> {
+    let mut lines = Vec::new();
+    let mut referee = Refereed::new(run.rules, &s.setup).map_err(|e| e.to_string())?;
+    lines.push(format!(
+        "start, {} to move:",
+        referee.game().to_move().name()
+    ));
+    board_text(referee.game(), &mut lines);
+    for (k, event) in s.events.iter().enumerate() {
+        let verdict = referee.apply(event.clone());
+        let game = referee.game();
+        let extra = match &verdict {
+            Verdict::Legal { self_captured, .. } if !self_captured.is_empty() => {
+                let pts: Vec<String> = self_captured.iter().map(|p| p.to_string()).collect();
+                format!(" (self-captures {})", pts.join(" "))
+            }
+            _ => String::new(),
+        };
+        lines.push(String::new());
+        lines.push(format!("{}. {event}: {verdict}{extra}", k + 1));
+        lines.push(format!(
+            "   prisoners B {} W {}, {} to move, {}",
+            game.prisoners(crate::board::Color::Black),
+            game.prisoners(crate::board::Color::White),
+            game.to_move().name(),
+            game.phase()
+        ));
+        if let Some(report) = referee.report() {
+            for sentence in &report.explanation {
+                lines.push(format!("   {sentence}"));
+            }
+            lines.push(format!("   grounds: {}", report.clauses.join(", ")));
+        }
+        if referee.warnings() != [0, 0] {
+            let [b, w] = referee.warnings();
+            lines.push(format!("   warnings B {b} W {w}"));
+        }
+        if !matches!(verdict, Verdict::Illegal(_)) {
+            board_text(game, &mut lines);
+        }
+    }
+    let game = referee.game();
+    let result = (game.phase() == crate::game::Phase::Ended).then(|| game.result());
+    Ok(RunText { lines, result })
 }
 
 /// The scenario named by `name` when it is a scenario id rather than a path (`show basic-ko`,
@@ -810,10 +862,11 @@ fn scenario_by_id(
     })
 }
 
-fn print_board(game: &Game) {
+/// The board of `game` with row numbers and column letters, as lines.
+fn board_text(game: &Game, lines: &mut Vec<String>) {
     let board = game.board();
     for (i, line) in board.diagram().lines().enumerate() {
-        outln!("   {:>2} {line}", usize::from(board.height()) - i);
+        lines.push(format!("   {:>2} {line}", usize::from(board.height()) - i));
     }
-    outln!("      {}", super::column_letters(board.width()));
+    lines.push(format!("      {}", super::column_letters(board.width())));
 }
