@@ -78,6 +78,8 @@ impl StopRules {
         }
     }
 
+    /// The list a clock file names by its word (`aga-tournament` or `bga`); `None` for any
+    /// other word.
     pub fn parse(word: &str) -> Option<StopRules> {
         [StopRules::TournamentRules, StopRules::Bga]
             .into_iter()
@@ -103,25 +105,42 @@ impl fmt::Display for StopReason {
 pub enum Event {
     /// The announced start, with who is absent.
     Begin {
+        /// Per colour, indexed by [`Color::index`]: `true` for a player not at the board at
+        /// the start. The first player's clock starts all the same (E.5) unless both are
+        /// away; without clocks, more than 30 minutes away forfeits.
         absent: [bool; 2],
     },
+    /// An absent player arrives. If both were absent and clocks are used, what is left of
+    /// the two basic times is split equally and the first player's clock starts (E.5).
     Arrive(Color),
     /// A stone played; `punch`: the clock pressed with it.
     Play {
+        /// Whose stone: only the player whose clock runs may play.
         color: Color,
+        /// `false` (`nopunch`): the clock was not pressed and keeps running on this
+        /// player's time, which is lost for good (E.8).
         punch: bool,
     },
+    /// A pass: it presses the clock like a move, but it is no stone, so Canadian overtime
+    /// does not count it (VI.E.14.c speaks only of stones played).
     Pass(Color),
     /// The clock pressed after a move made without pressing it.
     Punch(Color),
+    /// Both clocks stopped for a reason the stop rules allow (E.10); [`StopReason::End`] also
+    /// ends the game.
     Stop(StopReason),
+    /// The stopped clocks start again: the one that ran before the stop or, after a sealed
+    /// move, the opponent's, since the sealed stone is placed first (C.5.d).
     Resume,
     /// The player on move seals it at an adjournment (C.3).
     Seal(Color),
     /// Play resumed after a dispute about the end (D.3.c), `color` to move; `reset`: the
     /// clocks were reset, so both players go into overtime.
     Dispute {
+        /// The player to move when play resumes.
         color: Color,
+        /// The clocks were reset: both players go into overtime (refused when the control
+        /// has none).
         reset: bool,
     },
     /// Nothing happens: look at the clocks.
@@ -168,32 +187,56 @@ impl fmt::Display for Event {
 /// Why an event cannot happen now. [`ClockError::word`] is the name scenarios use.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClockError {
+    /// Events out of order: time on the clocks never runs backwards.
     #[error("this event is at {}, before the previous one at {}", Clock(*.at), Clock(*.previous))]
-    TimeBackwards { at: u64, previous: u64 },
+    TimeBackwards {
+        /// When the refused event says it happened, in ms.
+        at: u64,
+        /// When the latest event before it happened, in ms.
+        previous: u64,
+    },
+    /// An event before `begin`: until the announced start no clock is set going.
     #[error("the game has not begun: the first event is `begin`")]
     NotBegun,
+    /// A second `begin`.
     #[error("the game has already begun")]
     AlreadyBegun,
+    /// The game is decided (on time, by absence, or ended by the players); the text is the
+    /// decision as [`Decision::result`] writes it.
     #[error("the game is over ({0}); only `dispute` after a normal end can reopen it")]
     GameOver(String),
+    /// A move, pass, press or seal by a player whose clock is not the one running
+    /// (or while none runs because both are absent); the text names the player.
     #[error("{0}'s clock is not running")]
     NotRunning(&'static str),
+    /// A move, pass, press or seal while both clocks are stopped, or a stop while no clock
+    /// runs.
     #[error("the clocks are stopped; `resume` restarts them")]
     Stopped,
+    /// `resume` while the clocks are not stopped.
     #[error("the clocks are not stopped")]
     NotStopped,
+    /// `arrive` for a player who is already at the board; the text names the player.
     #[error("{0} is not absent")]
     NotAbsent(&'static str),
+    /// `stop capture N` with N under two: E.10.c stops the clocks only to take off more than
+    /// one stone.
     #[error(
         "E.10.c allows stopping the clocks to take off a capture of more than one stone, not {0}"
     )]
     SmallCapture(u32),
+    /// `stop violation` under [`StopRules::TournamentRules`]: E.10 has no such reason.
     #[error("E.10 gives no stop for sorting out a rule violation: stop the clocks for the director (`stop td`) or to lodge a protest (`stop protest`); the BGA's rules (`stops = \"bga\"`) stop them for it")]
     ViolationStop,
+    /// `dispute ... reset` under a control without overtime: D.3.c places the players in
+    /// overtime only "if overtime is used".
     #[error("the time control has no overtime to place the players in")]
     NoOvertime,
+    /// `dispute` when the game did not end by `stop end`: a game lost on time or by absence
+    /// stays lost, and one still in play needs no reopening.
     #[error("a dispute reopens a game that ended normally (`stop end`)")]
     NotEnded,
+    /// An event that needs clocks (a move, a press, a stop) in a game played without them.
     #[error("without clocks only `begin`, `arrive` and `look` apply")]
     NoClocks,
 }
@@ -222,18 +265,40 @@ impl ClockError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Basic time, with this much left before overtime (under byo-yomi, before the periods).
-    Main { left: u64 },
+    Main {
+        /// Basic time left before overtime begins, in ms.
+        left: u64,
+    },
     /// Byo-yomi: periods left, and the time used on the current move.
-    Byoyomi { periods: u32, used: u64 },
+    Byoyomi {
+        /// Periods not yet used up, the current one included; none left is [`Phase::Out`].
+        periods: u32,
+        /// Time spent on the current move, in ms, less the full periods it has already
+        /// cost; a move ending under one period's worth costs nothing (VI.E.14.b.(2)).
+        used: u64,
+    },
     /// Canadian: stones still to play in this period, and the time left in it.
-    Canadian { stones: u32, left: u64 },
+    Canadian {
+        /// Stones still to play before the period ends; after the last, a new period begins.
+        stones: u32,
+        /// Time left in the period, in ms.
+        left: u64,
+    },
     /// Second counting: the time used on the current move.
-    Seconds { used: u64 },
+    Seconds {
+        /// Time spent on the current move, in ms; more than the allowance loses.
+        used: u64,
+    },
     /// Out of time: the flag fell at this time since the start.
-    Out { at: u64 },
+    Out {
+        /// The moment the flag fell, in ms on the events' time line, which may lie before the
+        /// event that found it.
+        at: u64,
+    },
 }
 
 impl Phase {
+    /// The word clock expectations use for the phase (`phase = "byo-yomi"`).
     pub fn word(&self) -> &'static str {
         match self {
             Phase::Main { .. } => "main",
@@ -330,10 +395,13 @@ impl Clocks {
         }
     }
 
+    /// The time the clocks show, in ms: that of the latest event applied, refused ones
+    /// included.
     pub fn now(&self) -> u64 {
         self.now
     }
 
+    /// Where `color`'s time stands now.
     pub fn phase(&self, color: Color) -> Phase {
         self.phases[color.index()]
     }
@@ -346,10 +414,13 @@ impl Clocks {
         }
     }
 
+    /// How the game was decided off the board; `None` while it goes on (a `dispute` makes an
+    /// ended game go on again).
     pub fn decision(&self) -> Option<Decision> {
         self.decision
     }
 
+    /// Whether `color` was absent at `begin` and has not arrived since.
     pub fn is_absent(&self, color: Color) -> bool {
         self.absent[color.index()]
     }

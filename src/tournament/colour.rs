@@ -17,6 +17,7 @@ pub enum Chooser {
 }
 
 impl Chooser {
+    /// The word nigiri cases expect (`black = "guesser"`).
     pub fn word(self) -> &'static str {
         match self {
             Chooser::Guesser => "guesser",
@@ -28,8 +29,10 @@ impl Chooser {
 /// Why a nigiri cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NigiriError {
+    /// The holder took no stones, so there is no parity to guess.
     #[error("an empty hand is no handful: the holder must take at least one stone")]
     EmptyHand,
+    /// The guesser showed this many Black stones: only one (odd) or two (even) is a call.
     #[error("the guesser shows one stone (odd) or two (even), not {0}")]
     NoCall(u32),
 }

@@ -18,8 +18,11 @@ use std::fmt;
 /// How a game ended for one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Won, on the board or by the opponent's forfeit: one point.
     Win,
+    /// Lost, on the board or by forfeit: nothing.
     Loss,
+    /// A jigo the rules let stand: half a point each.
     Draw,
 }
 
@@ -87,22 +90,40 @@ impl Entry {
 /// Why a crosstable is inconsistent. Positions are (player index, round index), 0-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CrosstableError {
+    /// Two rows with this name: games name opponents by name, so names must be unique.
     #[error("player `{0}` is listed twice")]
     DuplicatePlayer(String),
+    /// A game whose opponent is the player of the row itself.
     #[error("a player cannot play themself")]
-    SelfGame { player: usize, round: usize },
+    SelfGame {
+        /// The player's row.
+        player: usize,
+        /// The round of the game.
+        round: usize,
+    },
+    /// A row with fewer or more rounds than the longest row: every player has an entry,
+    /// possibly an absence, in every round.
     #[error("`{player}` has {found} round(s), the table has {rounds}")]
     RoundCount {
+        /// The player's name.
         player: String,
+        /// The rounds in this player's row.
         found: usize,
+        /// The rounds of the table (its longest row).
         rounds: usize,
     },
+    /// A game that the opponent's row does not show, reversed, in the same round.
     #[error("`{opponent}`'s entry for round {} should be `{expected}` but is `{found}`", .round + 1)]
     Mismatch {
+        /// The row of the player whose game names the opponent.
         player: usize,
+        /// The round of the game.
         round: usize,
+        /// The opponent's name.
         opponent: String,
+        /// The opponent's entry the game implies, as a crosstable cell (`A-`, `A+!`).
         expected: String,
+        /// The opponent's entry as it stands, as a cell (`bye`, empty for an absence).
         found: String,
     },
 }
@@ -197,6 +218,7 @@ impl Crosstable {
         }
     }
 
+    /// How many rounds the table has; every row has an entry for each.
     pub fn rounds(&self) -> usize {
         self.entries.first().map_or(0, Vec::len)
     }

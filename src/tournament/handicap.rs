@@ -30,14 +30,27 @@ pub enum System {
     Rank,
     /// VI.A.2.b: the difference in McMahon band. `bar` is the lowest rank of the top band;
     /// ranks at or below `floor`, if given, form one bottom band.
-    McMahon { bar: Rank, floor: Option<Rank> },
+    McMahon {
+        /// The lowest rank of the top band: this rank and every stronger one play as one
+        /// band and never receive a handicap.
+        bar: Rank,
+        /// The highest rank of the bottom band, every weaker rank with it; `None`: each rank
+        /// below the bar is its own band.
+        floor: Option<Rank>,
+    },
 }
 
 /// Why a handicap cannot be set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandicapError {
+    /// The bottom band would start above the top one, so the bands overlap.
     #[error("the McMahon floor {floor} is above the bar {bar}")]
-    FloorAboveBar { bar: Rank, floor: Rank },
+    FloorAboveBar {
+        /// The lowest rank of the top band.
+        bar: Rank,
+        /// The highest rank of the bottom band, stronger than the bar.
+        floor: Rank,
+    },
 }
 
 /// A game's handicap: how many stones the weaker player receives, and who takes Black.
@@ -119,6 +132,8 @@ pub struct KomiRule {
     pub even: Komi,
     /// White's komi in handicap games (one stone or more).
     pub handicap: Komi,
+    /// Who wins when the margin after komi is zero: White always (1988), White in handicap
+    /// games only (London Open), or nobody (jigo).
     pub draws: Draws,
 }
 

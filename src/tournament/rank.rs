@@ -21,7 +21,9 @@ use std::str::FromStr;
 /// A rank: kyu counts down towards 1 kyu, dan counts up from 1 dan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rank {
+    /// This many kyu (1 to 99): the larger the number, the weaker the player.
     Kyu(u8),
+    /// This many dan (1 to 99): the larger the number, the stronger the player.
     Dan(u8),
 }
 
@@ -30,7 +32,12 @@ pub enum Rank {
 pub enum RankError {
     /// VI.A.1.c.(1) defines grades only for three- and four-digit ratings.
     #[error("rating {rating} has {digits} digit(s); VI.A.1.c.(1) reads a grade only from three- or four-digit ratings")]
-    Digits { rating: i64, digits: usize },
+    Digits {
+        /// The rating as given, sign included.
+        rating: i64,
+        /// How many digits it has, the sign not counted.
+        digits: usize,
+    },
     /// Not a rank word such as `3k` or `2d`.
     #[error(
         "`{0}` is not a rank: expected a number of kyu or dan such as 3k, 12kyu or 2d (1 to 99)"

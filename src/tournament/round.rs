@@ -10,10 +10,14 @@ pub const MIN_NOTICE: u64 = 10 * 60 * 1000;
 /// Why a round may not start then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RoundStartError {
+    /// Less than [`MIN_NOTICE`] between the notice and the start.
     #[error("the notice came less than ten minutes before the start")]
     ShortNotice,
+    /// The start is before a time already announced: E.3 lets a round start late with
+    /// notice, never early.
     #[error("the start is earlier than the time already announced")]
     BeforeAnnounced,
+    /// The notice is dated after the start it announces.
     #[error("the notice comes after the start")]
     NoticeAfterStart,
 }

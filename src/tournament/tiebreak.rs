@@ -39,17 +39,30 @@ use super::crosstable::{Crosstable, Half, Outcome};
 /// One tiebreak method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tiebreak {
+    /// Two-player item 1: a playoff game, if time permits and both agree. Never played
+    /// here: the standings note when one may be considered, and the next method decides.
     Playoff,
+    /// Sum of Opponents' Scores (Solkoff), two-player item 2.
     Sos,
+    /// Sum of Defeated Opponents' Scores (Sonneborn-Berger), two-player item 3.
     Sodos,
+    /// The games between the tied players (two-player item 4; multi-player item 3 with
+    /// three or more).
     HeadToHead,
+    /// A draw by lot (two-player item 5), from a seeded generator so that it can be repeated.
     Chance,
+    /// The median or Harkness score (alternate method 1): SOS without the extreme opponents;
+    /// refused under five rounds.
     Median,
+    /// Score Against Common Opponents (alternate method 2).
     Saco,
+    /// The sum of the running scores after each round (alternate method 3): an early loss
+    /// weighs more than a late one.
     Cumulative,
 }
 
 impl Tiebreak {
+    /// Every method, in the annex's order: the two-player procedure, then the alternates.
     pub const ALL: [Tiebreak; 8] = [
         Tiebreak::Playoff,
         Tiebreak::Sos,
@@ -70,6 +83,8 @@ impl Tiebreak {
         Tiebreak::Chance,
     ];
 
+    /// The word tiebreak orders use (`sos`, `h2h`, ...); reading an order also accepts the
+    /// methods' other names (`solkoff`, `harkness`, ...).
     pub fn word(self) -> &'static str {
         match self {
             Tiebreak::Playoff => "playoff",
@@ -111,8 +126,10 @@ impl FromStr for Tiebreak {
 /// Why standings cannot be computed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TiebreakError {
+    /// A word that names no method.
     #[error("`{0}` is not a tiebreak: expected one of playoff, sos, sodos, h2h, chance, median, saco, cumulative")]
     Unknown(String),
+    /// A method named twice: the second time it could never decide anything.
     #[error("`{0}` is listed twice in the tiebreak order")]
     Repeated(Tiebreak),
     /// The annex: do not use the median in events of fewer than five rounds.
@@ -221,16 +238,22 @@ fn against(table: &Crosstable, player: usize, other: usize) -> u32 {
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
+    /// The player's row in the crosstable.
     pub player: usize,
     /// 1-based; players the tiebreaks left level share a place.
     pub place: usize,
     /// Half points.
     pub score: u32,
+    /// Sum of opponents' scores, in half points.
     pub sos: u32,
+    /// Sum of defeated opponents' scores, in half points.
     pub sodos: u32,
+    /// The median (Harkness) score in half points; `None` in an event of fewer than five
+    /// rounds, where the annex says not to use it.
     pub median: Option<u32>,
     /// Against the opponents common to the player's whole score group (`None` alone on score).
     pub saco: Option<u32>,
+    /// The sum of the running scores after each round, in half points.
     pub cumulative: u32,
     /// The method that gave this player the place over the rest of its score group.
     pub decided_by: Option<Tiebreak>,
@@ -241,6 +264,7 @@ pub struct Row {
 /// The final standings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standings {
+    /// One row per player, best place first; players sharing a place are adjacent.
     pub rows: Vec<Row>,
     /// What the procedure could not settle by itself or left to people: playoffs that may be
     /// considered, circular head-to-head results, chance draws, prize remainders.

@@ -22,11 +22,26 @@ pub enum Overtime {
     /// Absolute time: the basic time is all there is.
     None,
     /// VI.E.14.b: `periods` periods of `period` ms each, carved out of the basic time.
-    Byoyomi { periods: u32, period: u64 },
+    Byoyomi {
+        /// How many periods (typically ten, VI.E.14.b.(1)); running out of the last one
+        /// loses (b.(4)).
+        periods: u32,
+        /// The length of one period, in ms: a move within it costs nothing, each full
+        /// period's worth used costs one period.
+        period: u64,
+    },
     /// VI.E.14.c: `stones` stones in `period` ms, counted out again and again.
-    Canadian { stones: u32, period: u64 },
-    /// VI.E.14.a: every move within `seconds` ms.
-    SecondCounting { per_move: u64 },
+    Canadian {
+        /// Stones to play in each period.
+        stones: u32,
+        /// The time each period gives, in ms, reset when its stones are played.
+        period: u64,
+    },
+    /// VI.E.14.a: every move within `per_move` ms.
+    SecondCounting {
+        /// The time each move may take, in ms; a move taking longer loses.
+        per_move: u64,
+    },
 }
 
 /// A time control for each player.
@@ -34,18 +49,24 @@ pub enum Overtime {
 pub struct TimeControl {
     /// The basic time, in ms.
     pub main: u64,
+    /// What follows the basic time, if anything.
     pub overtime: Overtime,
 }
 
 /// Why a time control makes no sense at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ControlError {
+    /// Byo-yomi periods longer together than the basic time they are carved out of.
     #[error("byo-yomi of {periods} period(s) of {} does not fit in basic time {}: VI.E.14.b.(1) takes the periods out of the basic time", Clock(*.period), Clock(*.main))]
     PeriodsExceedMain {
+        /// The basic time, in ms.
         main: u64,
+        /// The number of periods.
         periods: u32,
+        /// The length of one period, in ms.
         period: u64,
     },
+    /// Overtime of no periods, no stones or no time: no move could ever be made in it.
     #[error("an overtime period must last longer than zero and hold at least one move")]
     EmptyOvertime,
 }
