@@ -15,7 +15,10 @@ pub type Stones = Vec<(Point, Color)>;
 /// A problem at a character of the diagram text (byte offset into the diagram string).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiagramError {
+    /// Where the problem is, in bytes from the start of the diagram text; a reader adds the
+    /// diagram's own position in its file to locate it there.
     pub offset: usize,
+    /// What is wrong, in words for the person who wrote the diagram.
     pub message: String,
 }
 

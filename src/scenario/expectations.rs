@@ -28,10 +28,14 @@ use crate::spec::location::{Located, Source};
 /// One trial (or every run of one scenario) an engine is known to fail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExpectedFailure {
+    /// The id of the scenario; the suite must have it.
     pub scenario: String,
     /// The run label; `None` for every run of the scenario.
     pub run: Option<String>,
+    /// Why the engine fails the trial, in its maintainers' words; never empty, so that no
+    /// failure is silenced without a word.
     pub reason: String,
+    /// An issue in the engine's tracker about the failure, if there is one.
     pub link: Option<String>,
     /// The line of the entry (0 for entries made in code).
     pub line: usize,
@@ -40,8 +44,11 @@ pub struct ExpectedFailure {
 /// A parsed expectations file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expectations {
+    /// The file read, named by errors about its entries (empty when not read from one).
     pub path: PathBuf,
+    /// The engine the file was recorded for, as the file names it; only informative.
     pub engine: Option<String>,
+    /// The listed failures in file order, no trial listed twice.
     pub entries: Vec<ExpectedFailure>,
 }
 

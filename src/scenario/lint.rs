@@ -18,6 +18,7 @@ use crate::spec::{Level, Spec, BOARD_PLAY_TOPICS};
 pub struct Finding {
     /// The file the finding is about (a scenario, or the clause registry).
     pub place: String,
+    /// What is missing or inconsistent, for the suite's authors to fix.
     pub message: String,
 }
 

@@ -16,9 +16,11 @@ use toml::Spanned;
 pub struct ClockFile {
     /// `None`: a game without clocks.
     pub control: Option<TimeControl>,
+    /// Who moves first, and so whose clock starts at `begin` (Black unless the file says).
     pub first: Color,
     /// Whose reasons to stop both clocks apply.
     pub stops: StopRules,
+    /// The events in the order written; empty in a file that only gives a time control.
     pub events: Vec<TimedEvent>,
 }
 
@@ -27,8 +29,12 @@ pub struct ClockFile {
 pub struct TimedEvent {
     /// Milliseconds since the announced start.
     pub at: u64,
+    /// What happened.
     pub event: Event,
+    /// The line of the file the event is written on (1-based), so that a refusal by the
+    /// clocks can point at it.
     pub line: usize,
+    /// The column the event's text starts at (1-based, in characters).
     pub column: usize,
 }
 

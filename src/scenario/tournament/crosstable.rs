@@ -15,9 +15,13 @@ use toml::Spanned;
 /// A crosstable file (or a standings case): the table and how to break its ties.
 #[derive(Clone, Debug)]
 pub struct CrosstableFile {
+    /// The games, byes and absences, checked consistent, with starting scores and the
+    /// worth of a bye.
     pub table: Crosstable,
     /// Empty when the file names none (the caller's default applies).
     pub tiebreak: Vec<Tiebreak>,
+    /// The seed of the chance tiebreak's draws (0 when the file gives none): the same seed,
+    /// the same standings.
     pub seed: u64,
     /// Prizes by place, in cents.
     pub prizes: Vec<u64>,

@@ -56,58 +56,95 @@ pub const AGA_1988: &str = "aga-tournament-1988";
 /// A checked tournament scenario.
 #[derive(Clone, Debug)]
 pub struct TournamentScenario {
+    /// The scenario's slug, which is also its file name without `.toml`.
     pub id: String,
+    /// One line saying what the scenario pins down.
     pub title: String,
+    /// What every case of the file is about: one of [`KINDS`].
     pub kind: String,
+    /// The clauses the cases pin down, by id; at least one, each known to the spec.
     pub clauses: Vec<String>,
+    /// The situation and the reasoning behind the expected values, for readers.
     pub description: String,
+    /// What second source the expectations were checked against, and how (never empty).
     pub checked: String,
+    /// The suite version the scenario was added in, where the file says.
     pub added: Option<String>,
+    /// The file it was read from.
     pub path: PathBuf,
     /// The folder under conformance/ it lives in.
     pub topic: String,
+    /// The `[[case]]` tables in file order, each of the file's kind; at least one.
     pub cases: Vec<Case>,
 }
 
 /// One case: inputs and expectations.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// What the case shows, as reports and the book name it.
     pub name: String,
+    /// The line of the file the case starts on (1-based), for reports.
     pub line: usize,
+    /// A remark for readers, shown with the case.
     pub note: Option<String>,
+    /// What the case feeds the tournament module.
     pub input: Input,
+    /// What must come out; a case states at least one value.
     pub expect: Vec<Expect>,
 }
 
 /// What a case feeds the tournament module.
 #[derive(Clone, Debug)]
 pub enum Input {
+    /// The rank a rating gives (VI.A.1.c) and whether the player may enter at a rank
+    /// (VI.A.1.d).
     Rank {
+        /// The AGA rating, sign included: negative ratings give kyu ranks.
         rating: i64,
         /// The rank the player asks to enter at (VI.A.1.d).
         entry: Option<Rank>,
     },
+    /// The handicap between two players (VI.A.2): the stones and who takes Black.
     Handicap {
+        /// The two players' ranks, in the order the case lists them.
         ranks: [Rank; 2],
+        /// By difference in rank, or in McMahon band with the case's bar and floor.
         system: System,
     },
+    /// White's komi and the result of a count under one text's komi and draw rule (VI.A.3,
+    /// London Open rule 1, a ruleset's values).
     Komi {
+        /// The 1988 Tournament Rules' rule ([`AGA_1988`]) or a ruleset's.
         rule: KomiRule,
+        /// Handicap stones: 0 for an even game; one stone already makes a handicap game.
         stones: u8,
+        /// Black's lead on the board before komi (after any handicap compensation), in half
+        /// points; negative when White leads.
         margin: Komi,
     },
+    /// Colours by the players' own lot (VI.A.4.c).
     Nigiri {
+        /// White stones in the holder's hand.
         handful: u32,
+        /// Black stones the guesser shows: one calls odd, two even; any other number is
+        /// refused.
         shown: u32,
     },
+    /// A time control: whether it can be played at all, and whether it is rated (VI.E.1).
     TimeControl(TimeControl),
+    /// The clocks of one game fed timed events, with expectations after given events (VI.E).
     Clock(ClockFile),
     /// VI.E.3: times of the day in ms.
     RoundStart {
+        /// A start time announced earlier, if any: the round may not start before it.
         announced: Option<u64>,
+        /// When the TD gave notice of the start.
         notice: u64,
+        /// When the round is to start.
         start: u64,
     },
+    /// Final standings of a crosstable under a tiebreak order, with prizes (VI.F and
+    /// "Resolving Ties").
     Standings(CrosstableFile),
 }
 
@@ -116,8 +153,13 @@ pub enum Input {
 pub struct Expect {
     /// For clocks: the event after which it holds (1-based; 0 is before the first).
     pub after: Option<usize>,
+    /// What is expected: the case's key (`stones`, `result`, `refused`), for a player's
+    /// clock `black.phase`, `white.left` and the like.
     pub key: String,
+    /// The value in canonical text, compared with the same rendering of what the reference
+    /// computes.
     pub expected: String,
+    /// The line of the file the value is written on (1-based), for reports.
     pub line: usize,
 }
 
