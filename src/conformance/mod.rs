@@ -3,7 +3,7 @@
 //! [`Referee`] is what an implementation exposes; [`Reference`] is ours, and it gets no
 //! privileged path: the runner only ever talks to the trait. A scenario under one run is one
 //! trial ([`runner::run_trial`]); [`harness::Harness`] runs a selection of trials in parallel,
-//! one engine per worker, applies an engine's [`expectations`] file, and hands the trials to
+//! one engine per worker, applies an engine's [`expectations`](crate::scenario::expectations) file, and hands the trials to
 //! the reports ([`report`]: JSON lines, JUnit XML, the per-clause [`matrix`], and the
 //! side-by-side [`compare`] table). [`libtest`] turns the suite into one `cargo test` test per
 //! trial for an implementer's own crate.

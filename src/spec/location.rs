@@ -1,7 +1,7 @@
 //! Errors that point into a file: path, line, column and the TOML key they concern.
 //!
 //! Every file this project reads (clauses, rulesets, scenarios) reports problems the same way,
-//! `path:line:column: key `a.b[2].c`: message`, so an editor can jump to them and a person sees
+//! ``path:line:column: key `a.b[2].c`: message``, so an editor can jump to them and a person sees
 //! at once which key is wrong. Serde errors carry a byte span but not always the key; the key
 //! is recovered here by walking the document's spans with toml_edit.
 
