@@ -1,7 +1,8 @@
 //! The figures of docs/implementing.md, checked against the program they describe so that
 //! they cannot go stale: every transcript of `cargo run --example tiny_engine` in it must
 //! be what the example prints today (line for line, the timing aside, `...` standing for
-//! lines left out), and the sentences that count its results must give today's counts.
+//! lines left out), the sentences that count its results must give today's counts, and its
+//! `tests/conformance.rs` must be `examples/foreign_engine.rs`, which is built and run.
 
 use std::path::Path;
 use std::process::Command;
@@ -159,5 +160,75 @@ fn the_guides_counts_are_todays() {
     assert!(
         guide.contains(&sentence),
         "the guide should say: {sentence}"
+    );
+}
+
+/// The guide's `tests/conformance.rs` (the one `rust` block that defines `main`), which
+/// `examples/foreign_engine.rs` holds between its `guide:` markers.
+fn guide_test_file(guide: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut lines = guide.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "```rust" {
+            let block: Vec<String> = lines
+                .by_ref()
+                .take_while(|l| l.trim() != "```")
+                .map(str::to_string)
+                .collect();
+            if block.iter().any(|l| l.starts_with("fn main()")) {
+                blocks.push(block);
+            }
+        }
+    }
+    assert_eq!(
+        blocks.len(),
+        1,
+        "the guide shows one test file with a `main`"
+    );
+    blocks.remove(0)
+}
+
+#[test]
+fn the_guides_test_file_is_the_example_that_compiles_and_runs() {
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/foreign_engine.rs"),
+    )
+    .expect("examples/foreign_engine.rs");
+    let compiled: Vec<String> = example
+        .lines()
+        .skip_while(|l| l.trim() != "// guide: begin")
+        .skip(1)
+        .take_while(|l| l.trim() != "// guide: end")
+        .map(str::to_string)
+        .collect();
+    assert!(!compiled.is_empty(), "the example marks the guide's lines");
+    assert_eq!(
+        guide_test_file(&guide()),
+        compiled,
+        "docs/implementing.md's tests/conformance.rs differs from examples/foreign_engine.rs"
+    );
+    // Built and run on the trials of one scenario: the wrapper is a working `Referee`.
+    let out = Command::new(env!("CARGO"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "--quiet",
+            "--locked",
+            "--example",
+            "foreign_engine",
+            "--",
+            "ko/basic-ko",
+        ])
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the example fails: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("ko/basic-ko[") && stdout.contains("... ok"),
+        "the example ran no trial of ko/basic-ko: {stdout}"
     );
 }

@@ -34,8 +34,11 @@ pub struct Marks {
 /// SVG's `<title>`, for screen readers).
 #[derive(Clone, Debug)]
 pub struct Diagram<'a> {
+    /// The position.
     pub board: &'a Board,
+    /// What to point out on it: the last move, a refused move, removed stones, move numbers.
     pub marks: Marks,
+    /// What it shows, in words.
     pub caption: String,
 }
 

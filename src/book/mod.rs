@@ -31,14 +31,20 @@ const SEARCH_SCRIPT: &str = include_str!("search.js");
 pub const GENERATOR: &str = "goconform book";
 
 #[derive(Debug, thiserror::Error)]
+/// Why the book could not be made or written.
 pub enum BookError {
     #[error("{0}")]
+    /// The suite or the spec says something the book cannot draw (a scenario the reference cannot start, say).
     Model(String),
     #[error("{} is a folder that is not a goconform book and is not empty; nothing was written (choose another folder or empty it)", .0.display())]
+    /// The target folder holds something else: writing would mix the book with files it does not own.
     NotABook(PathBuf),
     #[error("cannot write {}: {source}", path.display())]
+    /// A page could not be written; pages written before it stay, each whole.
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
 }
@@ -46,15 +52,20 @@ pub enum BookError {
 /// The site as files: paths relative to its top folder, and their text.
 #[derive(Clone, Debug)]
 pub struct Book {
+    /// Each file's path relative to the top folder (`/` separators) and its text.
     pub files: Vec<(String, String)>,
 }
 
 /// The numbers `goconform book` reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Size {
+    /// HTML pages.
     pub pages: usize,
+    /// Files of any kind: pages, the style sheet and the search script.
     pub files: usize,
+    /// Their total size in bytes.
     pub bytes: usize,
+    /// SVG board diagrams drawn inline in the pages.
     pub diagrams: usize,
 }
 
@@ -105,6 +116,7 @@ impl Book {
         Ok(Book { files })
     }
 
+    /// How big the site is, counted from its files without writing them.
     pub fn size(&self) -> Size {
         Size {
             pages: self

@@ -23,10 +23,12 @@ pub fn document_path(id: &str) -> String {
     format!("documents/{id}.html")
 }
 
+/// Where a document's page is, relative to the book's top folder, for links from other pages.
 pub fn scenario_path(id: &str) -> String {
     format!("scenarios/{id}.html")
 }
 
+/// Where a scenario's page is, relative to the book's top folder.
 /// The link to a clause: its document's page, at the clause.
 pub fn clause_href(root: &str, spec: &Spec, id: &str) -> String {
     match spec.clause(id) {

@@ -21,6 +21,7 @@ pub fn checked_events(scenario: &Scenario) -> Vec<usize> {
 
 /// A scenario with the reference's walk under each of its runs.
 pub struct Played<'a> {
+    /// The scenario.
     pub scenario: &'a Scenario,
     /// One per run, in the scenario's order.
     pub walks: Vec<Walk>,
@@ -30,6 +31,7 @@ pub struct Played<'a> {
 pub struct Figure<'a> {
     /// Labels of the runs it shows.
     pub runs: Vec<String>,
+    /// The position after the event.
     pub diagram: Diagram<'a>,
     /// The verdict under these runs, in words.
     pub verdict: String,

@@ -14,13 +14,17 @@ use crate::scenario::Scenario;
 pub struct Step {
     /// 1-based, as `after` counts in scenarios.
     pub number: usize,
+    /// The event.
     pub event: Event,
+    /// What the reference answered.
     pub verdict: Verdict,
     /// The board after the event (unchanged by a refused one).
     pub board: Board,
     /// Black's and White's prisoners after the event.
     pub prisoners: [u32; 2],
+    /// Who moves next.
     pub to_move: Color,
+    /// Playing, paused, resumed or ended.
     pub phase: Phase,
     /// The referee's explanation of a ruling or of a violation recorded, if any.
     pub explanation: Vec<String>,
@@ -58,8 +62,11 @@ impl Step {
 pub struct Walk {
     /// Index into the scenario's runs.
     pub run: usize,
+    /// The position before the first event.
     pub start: Board,
+    /// Who moves first.
     pub start_to_move: Color,
+    /// One per event of the scenario, in order, refused ones included.
     pub steps: Vec<Step>,
     /// The result in SGF form if the game ended.
     pub result: Option<String>,

@@ -38,6 +38,7 @@ pub enum Observable {
 }
 
 impl Observable {
+    /// Every observable, in the order reports list them.
     pub const ALL: &'static [Observable] = &[
         Observable::Reasons,
         Observable::Captures,
@@ -49,6 +50,7 @@ impl Observable {
         Observable::Procedures,
     ];
 
+    /// The word capabilities files, reports and the JSON-lines protocol use.
     pub fn word(self) -> &'static str {
         match self {
             Observable::Reasons => "reasons",
@@ -62,6 +64,7 @@ impl Observable {
         }
     }
 
+    /// The observable a word names; `None` for a word that is not one.
     pub fn from_word(word: &str) -> Option<Observable> {
         Observable::ALL.iter().copied().find(|o| o.word() == word)
     }
@@ -78,14 +81,20 @@ impl fmt::Display for Observable {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EventKind {
+    /// A play on a point.
     Play,
+    /// A pass.
     Pass,
+    /// A dispute about the dead stones during a pause.
     Dispute,
+    /// An agreement on the dead stones during a pause.
     Agree,
+    /// A resignation.
     Resign,
 }
 
 impl EventKind {
+    /// Every kind, in the order reports list them.
     pub const ALL: &'static [EventKind] = &[
         EventKind::Play,
         EventKind::Pass,
@@ -94,6 +103,7 @@ impl EventKind {
         EventKind::Resign,
     ];
 
+    /// The word the JSON-lines protocol and reports use.
     pub fn word(self) -> &'static str {
         match self {
             EventKind::Play => "play",
@@ -196,14 +206,17 @@ impl Capabilities {
         self
     }
 
+    /// Whether it refuses moves for this reason (all reasons unless [`Capabilities::judging`] restricted them): a move expected refused for another reason is not put to it.
     pub fn judges(&self, reason: Reason) -> bool {
         self.judges.as_ref().is_none_or(|set| set.contains(&reason))
     }
 
+    /// Whether it takes events of this kind (all unless [`Capabilities::taking`] restricted them).
     pub fn takes(&self, kind: EventKind) -> bool {
         self.events.as_ref().is_none_or(|set| set.contains(&kind))
     }
 
+    /// Whether it claims to show this; only what it claims is compared.
     pub fn observes(&self, what: Observable) -> bool {
         self.observes.contains(&what)
     }

@@ -6,8 +6,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use super::runner::{run_trial, Outcome, Tally, Tier, Trial};
 use super::{Capabilities, EngineInfo, Observable, Referee};
 use crate::scenario::expectations::Expectations;
@@ -26,7 +24,9 @@ pub struct Harness<'a> {
     pub tier: Option<Tier>,
     /// Worker threads; 0 for one per core.
     pub jobs: usize,
-    /// Draw a progress bar on standard error.
+    /// Draw a progress bar on standard error. The bar is the cargo feature `progress` (on with
+    /// `cli`, so in the default build); without it nothing is drawn, so a library build does
+    /// not compile a terminal library it may not want.
     pub progress: bool,
 }
 
@@ -34,13 +34,18 @@ pub struct Harness<'a> {
 /// selection.
 #[derive(Clone, Debug)]
 pub struct RunReport {
+    /// The engine, as it named itself.
     pub engine: EngineInfo,
+    /// What it claimed, which decided the trials that did not apply.
     pub capabilities: Capabilities,
+    /// How strictly it was judged.
     pub tier: Tier,
+    /// Every trial of the selection, in its order whatever the number of workers.
     pub trials: Vec<Trial>,
 }
 
 impl RunReport {
+    /// The outcomes counted, for the totals of every report.
     pub fn tally(&self) -> Tally {
         let mut tally = Tally::default();
         for t in &self.trials {
@@ -53,12 +58,23 @@ impl RunReport {
 /// The run cannot start: the engine's declaration or the options are inconsistent.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HarnessError {
+    /// The capabilities restrict axes that the rules do not have (a typo, or an older
+    /// suite): the restriction would silently restrict nothing.
     #[error("{engine} declares unknown rules axes: {axes}")]
-    UnknownAxes { engine: String, axes: String },
+    UnknownAxes {
+        /// The engine, as it named itself.
+        engine: String,
+        /// The unknown names, comma-separated.
+        axes: String,
+    },
+    /// The strict tier compares reasons, which this engine does not claim to give.
     #[error(
         "{engine} does not report reasons, so the strict tier cannot judge it; use the basic tier"
     )]
-    StrictWithoutReasons { engine: String },
+    StrictWithoutReasons {
+        /// The engine, as it named itself.
+        engine: String,
+    },
 }
 
 /// Asks a fresh engine once for its name and capabilities, refuses capabilities that name
@@ -145,18 +161,7 @@ impl Harness<'_> {
         capabilities: &Capabilities,
         tier: Tier,
     ) -> Vec<Trial> {
-        let bar = if self.progress {
-            let bar = ProgressBar::with_draw_target(
-                Some(selection.len() as u64),
-                ProgressDrawTarget::stderr(),
-            );
-            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} trials {msg}") {
-                bar.set_style(style);
-            }
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = Bar::new(self.progress, selection.len());
         let next = AtomicUsize::new(0);
         let done: Mutex<Vec<Option<Trial>>> = Mutex::new(vec![None; selection.len()]);
         let work = || {
@@ -167,7 +172,7 @@ impl Harness<'_> {
                     break;
                 };
                 let trial = self.one_trial(suite, s, r, engine.as_mut(), capabilities, tier);
-                bar.inc(1);
+                bar.inc();
                 if let Ok(mut done) = done.lock() {
                     done[i] = Some(trial);
                 }
@@ -185,7 +190,7 @@ impl Harness<'_> {
             }
             _ => work(),
         }
-        bar.finish_and_clear();
+        bar.finish();
         let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
         done.into_iter()
             .zip(selection)
@@ -233,6 +238,48 @@ impl Harness<'_> {
             trial.outcome = apply_expectation(trial.outcome, &entry.reason);
         }
         trial
+    }
+}
+
+/// The run's progress bar: indicatif's with the `progress` feature, nothing without it.
+struct Bar {
+    #[cfg(feature = "progress")]
+    bar: indicatif::ProgressBar,
+}
+
+impl Bar {
+    /// A bar over `len` trials, drawn on standard error when `shown`.
+    #[cfg(feature = "progress")]
+    fn new(shown: bool, len: usize) -> Bar {
+        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+        let bar = if shown {
+            let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} trials {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        Bar { bar }
+    }
+
+    /// Without the `progress` feature there is nothing to draw.
+    #[cfg(not(feature = "progress"))]
+    fn new(_shown: bool, _len: usize) -> Bar {
+        Bar {}
+    }
+
+    /// One more trial done.
+    fn inc(&self) {
+        #[cfg(feature = "progress")]
+        self.bar.inc(1);
+    }
+
+    /// The run is over: the bar leaves the terminal as it found it.
+    fn finish(&self) {
+        #[cfg(feature = "progress")]
+        self.bar.finish_and_clear();
     }
 }
 

@@ -13,7 +13,9 @@ use crate::spec::Spec;
 /// One clause's row: a tally per ruleset column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClauseRow {
+    /// The clause's id.
     pub clause: String,
+    /// Its level, so that a must row is never read as a may row.
     pub level: Level,
     /// One per column of [`Matrix::rulesets`].
     pub cells: Vec<Tally>,

@@ -53,6 +53,7 @@ enum Flaw {
 /// One broken executor: a name, the rule it breaks, and how.
 #[derive(Clone, Copy)]
 pub struct Mutant {
+    /// Its name, as `--engine` and the kill table write it.
     pub name: &'static str,
     /// What it does wrong, in a sentence.
     pub about: &'static str,
@@ -434,6 +435,7 @@ pub struct MutantEngine {
 }
 
 impl MutantEngine {
+    /// The mutant as a `Referee`, ready to be run through the suite.
     pub fn new(mutant: Mutant) -> MutantEngine {
         MutantEngine {
             mutant,
@@ -637,12 +639,16 @@ impl Referee for MutantEngine {
 /// One mutant and the trials that kill it (`scenario-id under run`), in the suite's order.
 #[derive(Clone, Debug)]
 pub struct Kills {
+    /// The mutant's name.
     pub mutant: &'static str,
+    /// What it does wrong, in a sentence.
     pub about: &'static str,
+    /// The trials that catch it; empty for a survivor.
     pub killed_by: Vec<String>,
 }
 
 impl Kills {
+    /// No trial catches it: the suite needs a new scenario for the rule it breaks.
     pub fn survived(&self) -> bool {
         self.killed_by.is_empty()
     }

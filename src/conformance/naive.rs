@@ -71,6 +71,7 @@ pub struct Naive {
 }
 
 impl Naive {
+    /// A naive executor with no game yet; [`Referee::start`](super::Referee::start) begins one.
     pub fn new() -> Naive {
         Naive::default()
     }

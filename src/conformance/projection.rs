@@ -32,6 +32,7 @@ const MAX_CANDIDATES: usize = 256;
 /// One axis a trial was moved along.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProjectedAxis {
+    /// The axis name (`ko`).
     pub axis: &'static str,
     /// The scenario ruleset's value.
     pub from: String,
@@ -47,6 +48,7 @@ pub struct LeftOut {
     pub after: usize,
     /// The line of its expectation in the scenario file.
     pub line: usize,
+    /// The key checked there (`board`, `prisoners`, ...).
     pub key: &'static str,
 }
 
@@ -56,7 +58,9 @@ pub struct Projection {
     /// The rules the trial ran under.
     #[serde(skip)]
     pub rules: Rules,
+    /// The axes moved, each from the scenario's value to the engine's.
     pub axes: Vec<ProjectedAxis>,
+    /// The checks left out because their answer changes with the move.
     pub left_out: Vec<LeftOut>,
 }
 

@@ -12,6 +12,7 @@ pub struct Reference {
 }
 
 impl Reference {
+    /// The reference with no game yet; [`Referee::start`](super::Referee::start) begins one.
     pub fn new() -> Reference {
         Reference::default()
     }

@@ -27,6 +27,7 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// The tier's word on the command line and in reports.
     pub fn word(self) -> &'static str {
         match self {
             Tier::Basic => "basic",
@@ -42,8 +43,11 @@ pub struct Mismatch {
     pub after: usize,
     /// The line of the expectation in the scenario file.
     pub line: usize,
+    /// The key checked (`board`, `prisoners`, `verdict`, ...).
     pub key: &'static str,
+    /// What the scenario expects, in its own notation.
     pub expected: String,
+    /// What the implementation showed, in the same notation.
     pub actual: String,
     /// For boards: the first point where expected and actual differ.
     pub first_difference: Option<Point>,
@@ -75,17 +79,22 @@ impl Mismatch {
 /// The outcome of one trial.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Every check it was given held.
     Pass,
+    /// Some checks did not hold: each, with its line in the scenario file.
     Fail(Vec<Mismatch>),
     /// It did not pass, and the engine's expectations file says so (`listed` is the reason
     /// given there). It does not fail the run.
     ExpectedFailure {
+        /// The reason the expectations file gives.
         listed: String,
+        /// What happened instead of a pass.
         actual: Box<Outcome>,
     },
     /// The expectations file says it fails, but it passed: the run fails, so that the list
     /// cannot rot.
     UnexpectedPass {
+        /// The reason the expectations file gives, which is now out of date.
         listed: String,
     },
     /// The implementation lacks a rules value or an observation the scenario needs.
@@ -163,6 +172,7 @@ pub struct Trial {
     pub scenario: usize,
     /// Index of the run in the scenario.
     pub run: usize,
+    /// Pass, failure, not applicable, error..., after the expectations file.
     pub outcome: Outcome,
     /// The verdict of every event, in order (as far as the trial got).
     pub verdicts: Vec<Verdict>,
@@ -171,6 +181,7 @@ pub struct Trial {
     /// Set when the trial ran under other rules than its run's, within the implementation's
     /// capabilities (see [`super::projection`]).
     pub projection: Option<Projection>,
+    /// How long the trial took, from the start of its game to its last check.
     pub elapsed: Duration,
 }
 
@@ -711,17 +722,26 @@ fn verdict_text(verdict: &Verdict) -> String {
 /// Counts of outcomes, for summaries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Tally {
+    /// Trials that passed.
     pub pass: usize,
+    /// Trials that failed.
     pub fail: usize,
+    /// Failures the expectations file lists.
     pub expected_failure: usize,
+    /// Passes the expectations file says should fail.
     pub unexpected_pass: usize,
+    /// Trials that need something the implementation does not claim.
     pub not_applicable: usize,
+    /// Trials that ended with the implementation's error.
     pub error: usize,
+    /// Trials that ended with the implementation's timeout.
     pub timeout: usize,
+    /// Trials that went wrong on our side.
     pub harness_error: usize,
 }
 
 impl Tally {
+    /// Counts one outcome.
     pub fn add(&mut self, outcome: &Outcome) {
         let slot = match outcome {
             Outcome::Pass => &mut self.pass,
@@ -736,6 +756,7 @@ impl Tally {
         *slot += 1;
     }
 
+    /// Every trial counted, whatever its outcome.
     pub fn total(&self) -> usize {
         self.pass
             + self.fail

@@ -22,12 +22,17 @@ use crate::tournament::time_control::{Clock, ControlError};
 /// One expected value that differs from the reference's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseMismatch {
+    /// The case's name in the scenario's `[[case]]` tables.
     pub case: String,
     /// For clocks: the event after which the value was checked.
     pub after: Option<usize>,
+    /// The key whose value differs.
     pub key: String,
+    /// The line of the expected value in the scenario file.
     pub line: usize,
+    /// The value the scenario expects, in canonical text.
     pub expected: String,
+    /// The reference's value, in the same text.
     pub actual: String,
 }
 

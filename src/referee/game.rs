@@ -54,10 +54,15 @@ pub enum IllegalMoves {
 /// Everything a game needs besides the two engines.
 #[derive(Clone, Debug)]
 pub struct GameOptions {
+    /// The rules the referee judges by.
     pub rules: Rules,
+    /// The board's size; GTP engines play square boards.
     pub size: u8,
+    /// Black's handicap stones, placed before the first move.
     pub handicap: Vec<Point>,
+    /// The clock, if the game has one: both engines are told it and their flags can fall.
     pub time_control: Option<TimeControl>,
+    /// What an illegal move costs.
     pub illegal_moves: IllegalMoves,
     /// The time limit of a move without a clock, and of every other command.
     pub move_timeout: Duration,
@@ -68,6 +73,7 @@ pub struct GameOptions {
 pub enum GameEnd {
     /// Counted: both agreed on the dead stones, four passes, or Tromp-Taylor's two passes.
     Counted,
+    /// This colour resigned.
     Resignation(Color),
     /// This colour's flag fell.
     Time(Color),
@@ -82,6 +88,7 @@ pub enum GameEnd {
 /// A finished game, as the record and the results table need it.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
+    /// The set-up the game started from, for the record.
     pub setup: Setup,
     /// Every event the referee's game took, in order (disputes, agreements, rulings on
     /// illegal moves included).
@@ -90,6 +97,7 @@ pub struct PlayedGame {
     pub notes: Vec<(usize, String)>,
     /// The result in SGF `RE` form.
     pub result: String,
+    /// How it ended.
     pub ending: GameEnd,
     /// The stones agreed dead and removed at the end.
     pub dead: Vec<Point>,

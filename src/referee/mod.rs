@@ -15,19 +15,26 @@ pub use game::{GameEnd, GameOptions, IllegalMoves, PlayedGame};
 /// Wins, losses and the rest over a match, from Black's engine's side and White's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games played.
     pub games: usize,
     /// Games won by the engine playing Black, and by the engine playing White.
     pub wins: [usize; 2],
+    /// Games drawn (`RE` of `0`).
     pub draws: usize,
+    /// Games with neither a winner nor a draw (a result such as `Void`).
     pub void: usize,
     /// Games decided by a fault or an illegal move, by the colour at fault.
     pub faults: [usize; 2],
+    /// Games ended by counting.
     pub counted: usize,
+    /// Games ended by a resignation.
     pub resignations: usize,
+    /// Games ended by a flag falling.
     pub on_time: usize,
 }
 
 impl Tally {
+    /// Counts one finished game in every column it belongs to.
     pub fn add(&mut self, game: &PlayedGame) {
         self.games += 1;
         match game.result.as_bytes().first() {

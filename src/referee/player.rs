@@ -22,21 +22,26 @@ const MAX_ANSWER: usize = 64 * 1024;
 /// Why a player cannot go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// The colour whose engine failed.
     pub color: Color,
     /// `crash`, `timeout` or `protocol` (the [`crate::conformance::ErrorKind`] word).
     pub kind: &'static str,
+    /// What went wrong, for the report.
     pub message: String,
 }
 
 /// What a player answers to `genmove`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generated {
+    /// A move (a pass included) to be judged by the referee.
     Move(Move),
+    /// The engine gives up the game.
     Resign,
 }
 
 /// A GTP engine playing one colour.
 pub struct Player {
+    /// The colour it plays.
     pub color: Color,
     /// The command line it was started with, for reports.
     pub command: String,

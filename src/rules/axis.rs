@@ -11,8 +11,11 @@ use std::str::FromStr;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {what} `{given}`; expected one of: {allowed}")]
 pub struct UnknownWord {
+    /// What was being read: an axis name (`ko`), `axis` itself, or `komi`.
     pub what: String,
+    /// The word as written.
     pub given: String,
+    /// The words that would have been accepted, for the message.
     pub allowed: String,
 }
 
@@ -101,7 +104,10 @@ axis!(
 axis!(
     /// Whether a pass hands the opponent a stone as a prisoner.
     PassStones, "pass-stones" {
+        /// Each pass gives the opponent one prisoner (AGA), so that area and territory
+        /// counting give the same margin.
         On = "on",
+        /// A pass costs nothing.
         Off = "off",
     }
 );
@@ -119,7 +125,9 @@ axis!(
 axis!(
     /// Whether empty points inside a seki that only one colour borders count as territory.
     SekiEyes, "seki-eyes" {
+        /// Such points are the bordering colour's territory (area rules and AGA).
         Count = "count",
+        /// Such points count for nobody (Japanese 1989: no territory in seki).
         Neutral = "neutral",
     }
 );
@@ -165,7 +173,10 @@ axis!(
 axis!(
     /// Whether White must make the last pass (handing another pass stone if Black passed last).
     WhitePassesLast, "white-passes-last" {
+        /// White's pass must end the passing (AGA), so both players handed over as many
+        /// pass stones and the counts stay equal.
         Yes = "yes",
+        /// Any two consecutive passes will do.
         No = "no",
     }
 );

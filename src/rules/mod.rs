@@ -19,6 +19,7 @@ use std::str::FromStr;
 pub struct Komi(i32);
 
 impl Komi {
+    /// No komi: the default of a handicap game's compensation and of a bare `Rules`.
     pub const ZERO: Komi = Komi(0);
 
     /// A komi from a count of half points.
@@ -41,6 +42,8 @@ impl Komi {
         }
     }
 
+    /// The komi as a number, for output that wants one (SGF `KM`, GTP `komi`); exact, since
+    /// every half point is a binary fraction.
     pub fn as_f64(self) -> f64 {
         f64::from(self.0) / 2.0
     }
@@ -77,18 +80,34 @@ impl FromStr for Komi {
 /// The value of every rules axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// Which repetitions are forbidden (axis `ko`).
     pub ko: KoRule,
+    /// Whether a play may capture its own stones (axis `suicide`).
     pub suicide: SuicideRule,
+    /// Whether a pass hands the opponent a prisoner (axis `pass-stones`).
     pub pass_stones: PassStones,
+    /// Area or territory counting (axis `scoring`).
     pub scoring: Scoring,
+    /// Whether one-colour points inside a seki count (axis `seki-eyes`).
     pub seki_eyes: SekiEyes,
+    /// White's compensation in an even game (axis `komi`).
     pub komi: Komi,
+    /// White's compensation when there are handicap stones, which rulesets set apart from
+    /// the even game's (axis `handicap-komi`).
     pub handicap_komi: Komi,
+    /// Points White gets per handicap stone under area counting (axis
+    /// `handicap-compensation`).
     pub handicap_compensation: HandicapCompensation,
+    /// Fixed or free placement of handicap stones (axis `handicap-placement`).
     pub handicap_placement: HandicapPlacement,
+    /// What two passes do and how the dead stones are settled (axis `ending`).
     pub ending: Ending,
+    /// Whether White must pass last (axis `white-passes-last`).
     pub white_passes_last: WhitePassesLast,
+    /// Who wins a zero margin (axis `draws`).
     pub draws: Draws,
+    /// What a referee does about an illegal move that stood on the board (axis
+    /// `illegal-move`).
     pub illegal_move: IllegalMoveProcedure,
 }
 

@@ -40,8 +40,11 @@ pub const MAX_SEARCHED_GROUPS: usize = 10;
 pub struct Violation {
     /// 1-based move number in the record.
     pub move_number: usize,
+    /// Who made the move.
     pub color: Color,
+    /// The move.
     pub mv: Move,
+    /// Why the rules refuse it.
     pub reason: Reason,
     /// Where the move is written (line, column).
     pub position: super::Position,
@@ -55,7 +58,10 @@ pub enum ResultCheck {
     /// The count with the recorded dead stones (none without territory marks) gives `RE`.
     Agrees,
     /// Another choice of dead stones gives `RE`: these.
-    Consistent { dead: Vec<Point> },
+    Consistent {
+        /// The dead stones that give it.
+        dead: Vec<Point>,
+    },
     /// No choice of dead stones among the groups that could be dead gives `RE`.
     Disagrees,
     /// Nothing to compare, and why.
@@ -82,6 +88,7 @@ pub struct Judgement {
     /// How many of the record's moves were played before the first violation (all of them
     /// when there is none).
     pub moves_played: usize,
+    /// The first move that breaks a rule, if any; the moves after it are not played.
     pub violation: Option<Violation>,
     /// Move numbers before which play resumed after two passes (an implied dispute).
     pub resumptions: Vec<usize>,
@@ -93,6 +100,7 @@ pub struct Judgement {
     pub count: Option<Count>,
     /// The dead stones the count used.
     pub dead: Vec<Point>,
+    /// How `RE` compares with the count.
     pub check: ResultCheck,
 }
 
@@ -112,9 +120,13 @@ pub fn rules_for(record: &Record, mut rules: Rules) -> Rules {
 
 /// The game after a record's moves, with what happened on the way.
 pub struct Replay {
+    /// The game after the moves played.
     pub game: Game,
+    /// How many moves were played before the first violation (all of them when there is none).
     pub moves_played: usize,
+    /// The first violation: its move number (from 1), who made it, the move and the reason.
     pub violation: Option<(usize, Color, Move, Reason)>,
+    /// Move numbers before which play resumed after two passes (an implied dispute).
     pub resumptions: Vec<usize>,
 }
 

@@ -43,29 +43,35 @@ pub use values::{KomiUnits, RecordKomi, RecordedResult, RulesTag};
 /// How to read records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
+    /// How to take `KM` values, which servers write in points, hundredths or stones.
     pub komi_units: KomiUnits,
 }
 
 /// Where a move is written in its file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Position {
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
 }
 
 /// One game of an SGF file, read.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// The file the record was read from, for messages and reports.
     pub path: PathBuf,
     /// Which game of the file's collection (0 for the first).
     pub game: usize,
     /// The character set the file was decoded from.
     pub charset: &'static str,
+    /// The position before the first move: size, set-up stones, handicap stones, who moves.
     pub setup: Setup,
     /// The moves of the main line, in order.
     pub events: Vec<Event>,
     /// Where each move is written.
     pub positions: Vec<Position>,
+    /// `KM`, with how it was read; `None` when the record has none.
     pub komi: Option<RecordKomi>,
     /// `HA` as written, when it is a number.
     pub handicap: Option<u32>,
@@ -78,8 +84,11 @@ pub struct Record {
     pub result: Option<RecordedResult>,
     /// The points `TB` and `TW` mark (Black's territory, White's), when the record has them.
     pub territory: Option<[Vec<Point>; 2]>,
+    /// `PB`: Black's name.
     pub black: Option<String>,
+    /// `PW`: White's name.
     pub white: Option<String>,
+    /// `DT`: when the game was played, as written.
     pub date: Option<String>,
 }
 

@@ -56,22 +56,29 @@ fn charset_label(bytes: &[u8]) -> Option<(usize, Vec<u8>)> {
 /// long names dropped, as the parser does) and the byte ranges of its values.
 #[derive(Clone, Debug)]
 pub struct PropertySpan {
+    /// The identifier, in FF\[4\] form (`AB`, not `AddBlack`).
     pub ident: String,
+    /// Byte offset of the identifier.
     pub start: usize,
+    /// Byte range of each value, brackets excluded.
     pub values: Vec<Range<usize>>,
 }
 
 /// Where one node is written: the offset of its `;` and its properties in order.
 #[derive(Clone, Debug, Default)]
 pub struct NodeSpan {
+    /// Byte offset of the node's `;`.
     pub start: usize,
+    /// Its properties, in written order.
     pub properties: Vec<PropertySpan>,
 }
 
 /// Where each game tree of a collection starts, and its nodes in written order.
 #[derive(Clone, Debug, Default)]
 pub struct GameSpan {
+    /// Byte offset of the tree's `(`.
     pub start: usize,
+    /// Its nodes in written order; the main line is a prefix of them.
     pub nodes: Vec<NodeSpan>,
 }
 
@@ -79,12 +86,14 @@ pub struct GameSpan {
 /// followed (a text the parser refuses is indexed up to the problem).
 #[derive(Clone, Debug, Default)]
 pub struct Index {
+    /// One entry per game tree of the collection.
     pub games: Vec<GameSpan>,
     /// Where the structure could not be followed, with what was wrong, if anywhere.
     pub problem: Option<(usize, &'static str)>,
 }
 
 impl Index {
+    /// Scans `text` once; never fails, since a broken text is indexed as far as it goes.
     pub fn new(text: &str) -> Index {
         let mut index = Index::default();
         let mut scan = Scanner::new(text.as_bytes());
@@ -246,6 +255,7 @@ pub struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
+    /// Line starts of `text`, found once so that each lookup is a binary search.
     pub fn new(text: &'a str) -> Lines<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));

@@ -22,6 +22,7 @@ pub enum KomiUnits {
 }
 
 impl KomiUnits {
+    /// The unit named by a command-line word (`auto`, `points`, `hundredths`); `None` for any other word.
     pub fn parse(word: &str) -> Option<KomiUnits> {
         match word {
             "auto" => Some(KomiUnits::Auto),
@@ -35,6 +36,7 @@ impl KomiUnits {
 /// A komi as written and as read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordKomi {
+    /// The komi the record means, once the units are settled.
     pub komi: Komi,
     /// How the written value was taken, when it was not plainly points (`hundredths`,
     /// `hundredths of stones`), for reports.

@@ -17,8 +17,11 @@ use crate::scenario::{Check, Scenario};
 /// One move of a record, with what its comment says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveNode {
+    /// Who moves.
     pub color: Color,
+    /// The move.
     pub mv: Move,
+    /// The comment's lines (`C`), empty for none.
     pub comment: Vec<String>,
 }
 
@@ -27,10 +30,13 @@ pub struct MoveNode {
 pub struct Info {
     /// `RU`: a ruleset name.
     pub rules: Option<String>,
+    /// `KM`.
     pub komi: Option<Komi>,
     /// `RE`, in SGF form.
     pub result: Option<String>,
+    /// `PB`: Black's name.
     pub black: Option<String>,
+    /// `PW`: White's name.
     pub white: Option<String>,
     /// `GN`.
     pub name: Option<String>,

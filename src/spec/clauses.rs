@@ -16,16 +16,21 @@ use super::location::{Located, Source};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
+    /// A requirement: an implementation that breaks it does not play these rules.
     Must,
+    /// A recommendation the document expects to be followed, with room for exceptions.
     Should,
+    /// A permission: the document allows it without requiring it.
     May,
     /// Conduct, organisation, commentary: listed for completeness, never tested.
     Informative,
 }
 
 impl Level {
+    /// Every level, strongest first, the order of the reports' tables.
     pub const ALL: [Level; 4] = [Level::Must, Level::Should, Level::May, Level::Informative];
 
+    /// The level as the clause files and reports write it.
     pub fn word(self) -> &'static str {
         match self {
             Level::Must => "must",
@@ -84,22 +89,34 @@ pub const BOARD_PLAY_TOPICS: &[&str] = &[
 /// A source document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Document {
+    /// Short name, which every clause of the document starts with (`aga-1991`).
     pub id: String,
+    /// The document's full title.
     pub title: String,
+    /// Where the text was read, so that a reader can check our paraphrase.
     pub source: String,
+    /// What the document is and whom it binds, in our words.
     pub description: String,
 }
 
 /// One clause of one document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clause {
+    /// Unique id, which scenarios and rulings cite (`aga-1991-r6`).
     pub id: String,
+    /// The id of the [`Document`] it comes from.
     pub document: String,
+    /// Where in the document it is (rule, section, paragraph), to find the original.
     pub locator: String,
+    /// What it says, paraphrased in our own words: no text of the document is reproduced.
     pub summary: String,
+    /// How binding it is; only `informative` clauses go untested.
     pub level: Level,
+    /// One of [`TOPICS`]: groups clauses and scenarios in reports and the book.
     pub topic: String,
+    /// Our remark on it (a doubt, how we read it, what we could not check).
     pub note: Option<String>,
+    /// Ids of related clauses, in this document or others.
     pub see: Vec<String>,
     /// Line of the clause's id in its file, for messages.
     pub line: usize,

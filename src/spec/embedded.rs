@@ -58,11 +58,18 @@ pub enum ExportError {
         .paths.len(),
         .paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
-    WouldOverwrite { dir: PathBuf, paths: Vec<PathBuf> },
+    WouldOverwrite {
+        /// The folder written to.
+        dir: PathBuf,
+        /// The files that differ, which are left as they are.
+        paths: Vec<PathBuf>,
+    },
     /// Reading, creating or writing a file or folder failed.
     #[error("{}: {source}", .path.display())]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
     },

@@ -1,7 +1,7 @@
 //! Errors that point into a file: path, line, column and the TOML key they concern.
 //!
 //! Every file this project reads (clauses, rulesets, scenarios) reports problems the same way,
-//! `path:line:column: key `a.b[2].c`: message`, so an editor can jump to them and a person sees
+//! ``path:line:column: key `a.b[2].c`: message``, so an editor can jump to them and a person sees
 //! at once which key is wrong. Serde errors carry a byte span but not always the key; the key
 //! is recovered here by walking the document's spans with toml_edit.
 
@@ -12,11 +12,15 @@ use std::path::{Path, PathBuf};
 /// A problem in a file, with where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located {
+    /// The file, as it was named when loaded.
     pub file: PathBuf,
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub column: usize,
     /// The dotted key path, e.g. `expect[2].board`; empty when the problem is the whole file.
     pub key: String,
+    /// What is wrong, and where it helps, what would be right.
     pub message: String,
 }
 
@@ -90,7 +94,9 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, super::LoadError> {
 
 /// Source text with its path, able to turn byte offsets into lines and columns.
 pub struct Source<'a> {
+    /// The file the text was read from, named in every error.
     pub path: &'a Path,
+    /// The whole text, which the byte offsets index.
     pub text: &'a str,
     /// Byte offset of the start of each line, built at the first lookup: a scenario with tens
     /// of thousands of events asks for a line per event, and rescanning the text from the
@@ -99,6 +105,7 @@ pub struct Source<'a> {
 }
 
 impl<'a> Source<'a> {
+    /// The text of `path`; lines are found only when a first error needs them.
     pub fn new(path: &'a Path, text: &'a str) -> Source<'a> {
         Source {
             path,

@@ -22,10 +22,14 @@ use crate::rules::Rules;
 /// Why a set of files could not be loaded. Every problem found is listed, not just the first.
 #[derive(Debug)]
 pub enum LoadError {
+    /// A file or folder could not be read at all, so nothing in it could be checked.
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         error: std::io::Error,
     },
+    /// The files were read but say something wrong: every problem, each with its place.
     Invalid(Vec<Located>),
 }
 
@@ -81,7 +85,9 @@ pub fn read_toml_dir(dir: &Path) -> Result<Vec<(PathBuf, String)>, LoadError> {
 /// The clause registry and the rulesets.
 #[derive(Clone, Debug)]
 pub struct Spec {
+    /// The source documents, one per file of spec/clauses.
     pub documents: Vec<Document>,
+    /// Every clause of every document, in file order; ids are unique across documents.
     pub clauses: Vec<Clause>,
     rulesets: BTreeMap<String, RulesetDef>,
 }
@@ -187,22 +193,27 @@ impl Spec {
         }
     }
 
+    /// The clause with this id, for the scenarios and rulings that cite it.
     pub fn clause(&self, id: &str) -> Option<&Clause> {
         self.clauses.iter().find(|c| c.id == id)
     }
 
+    /// The document with this id, which a clause names as its source.
     pub fn document(&self, id: &str) -> Option<&Document> {
         self.documents.iter().find(|d| d.id == id)
     }
 
+    /// The ruleset as written, without following `extends` (see [`Spec::rules`] for that).
     pub fn ruleset(&self, name: &str) -> Option<&RulesetDef> {
         self.rulesets.get(name)
     }
 
+    /// Every ruleset, sorted by name.
     pub fn rulesets(&self) -> impl Iterator<Item = &RulesetDef> {
         self.rulesets.values()
     }
 
+    /// The rulesets' names, sorted, for listings and for messages about an unknown name.
     pub fn ruleset_names(&self) -> Vec<&str> {
         self.rulesets.keys().map(String::as_str).collect()
     }

@@ -16,10 +16,15 @@ use crate::rules::{Rules, AXES};
 /// A ruleset as written in its file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulesetDef {
+    /// The name scenarios and the command line use (`aga`).
     pub name: String,
+    /// A title for people.
     pub title: String,
+    /// What the ruleset is and where it comes from.
     pub description: String,
+    /// A ruleset whose axes this one starts from, changing only those it sets.
     pub extends: Option<String>,
+    /// The ids of the clauses the ruleset adopts.
     pub clauses: Vec<String>,
     /// Axis name to value word, in file order of keys (sorted).
     pub axes: BTreeMap<String, String>,
