@@ -73,7 +73,6 @@ pub mod board;
 #[cfg(feature = "cli")]
 pub mod book;
 #[cfg(feature = "cli")]
-#[allow(missing_docs)]
 pub mod cli;
 pub mod conformance;
 #[allow(missing_docs)]
@@ -93,5 +92,4 @@ pub mod scenario;
 pub mod scoring;
 pub mod sgf;
 pub mod spec;
-#[allow(missing_docs)]
 pub mod tournament;
