@@ -156,6 +156,7 @@ impl GtpEngine {
         }
     }
 
+    /// The profile the engine was started from.
     pub fn profile(&self) -> &GtpProfile {
         &self.profile
     }

@@ -44,7 +44,10 @@ pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Request {
     /// The first message: the protocol version the harness speaks.
-    Hello { protocol: u32 },
+    Hello {
+        /// The version ([`PROTOCOL_VERSION`]).
+        protocol: u32,
+    },
     /// One trial.
     Run(RunRequest),
     /// The last message: the engine exits.
@@ -58,6 +61,7 @@ pub struct RunRequest {
     pub id: String,
     /// Every rules axis with its word (`"ko": "situational"`, `"komi": "7.5"`).
     pub rules: BTreeMap<String, String>,
+    /// The position the trial starts from.
     pub setup: WireSetup,
     /// The events in their scenario text form (`B D4`, `W pass`, `agree C3`, ...).
     pub events: Vec<String>,
@@ -71,7 +75,9 @@ pub struct RunRequest {
 /// A [`Setup`] on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireSetup {
+    /// Columns, 2 to 25.
     pub width: u8,
+    /// Rows, 2 to 25.
     pub height: u8,
     /// `[vertex, colour]` pairs: `[["D4", "B"], ["C3", "W"]]`.
     #[serde(default)]
@@ -84,6 +90,7 @@ pub struct WireSetup {
     /// `played` or `excluded`.
     #[serde(default = "played")]
     pub history: String,
+    /// Handicap stones stand where they were put even off the fixed points (a referee's record).
     #[serde(default)]
     pub handicap_as_placed: bool,
 }
@@ -110,16 +117,23 @@ pub enum Reply {
     Error(ErrorReply),
 }
 
+/// The engine's answer to `hello`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HelloReply {
+    /// The protocol version the engine speaks (must be [`PROTOCOL_VERSION`]).
     pub protocol: u32,
+    /// Who the engine is.
     pub engine: WireEngine,
+    /// What the engine plays under, observes, judges and takes.
     pub capabilities: WireCapabilities,
 }
 
+/// An engine's name and version, as reports show them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireEngine {
+    /// The engine's name (not empty).
     pub name: String,
+    /// Its version (may be empty).
     pub version: String,
 }
 
@@ -140,8 +154,10 @@ pub struct WireCapabilities {
     pub events: Option<Vec<String>>,
 }
 
+/// The engine's answer to `run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
+    /// The request's id.
     pub id: String,
     /// What the engine shows after the start, before any event.
     #[serde(default)]
@@ -150,16 +166,21 @@ pub struct RunResult {
     pub steps: Vec<WireStep>,
 }
 
+/// The engine's answer to a `run` it cannot play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
+    /// The request's id.
     pub id: String,
+    /// Why, for people (not empty).
     pub reason: String,
 }
 
+/// The engine's answer to a request it broke down on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorReply {
     /// The request's id; `null` when the request could not be read.
     pub id: Option<String>,
+    /// What went wrong, for people (not empty).
     pub message: String,
     /// Anything that helps to understand the error (free form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -173,17 +194,24 @@ pub struct ErrorReply {
 /// `ruling`); the words are those of [`Reason`], [`Class`] and [`Ruling`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireStep {
+    /// `legal`, `illegal`, `breach` or `ruled`.
     pub verdict: String,
+    /// Why an illegal move or a breach was refused: a word of [`Reason`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A breach's procedure class: a word of [`Class`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// A ruling's word: a word of [`Ruling`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruling: Option<String>,
+    /// The vertices a legal move captured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured: Option<Vec<String>>,
+    /// The vertices of the mover's own stones a legal move removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_captured: Option<Vec<String>>,
+    /// What the engine shows after the event.
     #[serde(default)]
     pub observation: WireObservation,
 }
@@ -194,11 +222,13 @@ pub struct WireObservation {
     /// `[vertex, colour]` pairs, in any order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Vec<(String, String)>>,
+    /// `B` or `W`: whose turn it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_move: Option<String>,
     /// `[black, white]`, pass stones included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prisoners: Option<[u32; 2]>,
+    /// A word of [`Phase`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// SGF `RE` form: `B+3.5`, `W+R`, `0`.
@@ -469,6 +499,7 @@ impl WireObservation {
 }
 
 impl WireStep {
+    /// A verdict and the observation after it, with what `observe` asks for.
     pub fn encode(
         verdict: &Verdict,
         observation: &Observation,
@@ -568,6 +599,7 @@ impl WireStep {
 }
 
 impl WireCapabilities {
+    /// Capabilities in their wire shape.
     pub fn encode(capabilities: &Capabilities) -> WireCapabilities {
         WireCapabilities {
             axes: capabilities.axes.clone(),
@@ -634,6 +666,7 @@ impl WireCapabilities {
 }
 
 impl HelloReply {
+    /// The answer to `hello` for an engine with this identity and these capabilities.
     pub fn new(info: &EngineInfo, capabilities: &Capabilities) -> HelloReply {
         HelloReply {
             protocol: PROTOCOL_VERSION,

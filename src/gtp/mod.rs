@@ -201,6 +201,7 @@ pub fn serve(
 /// Whether `loadsgf FILE` and `printsgf FILE` may touch the file system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileAccess {
+    /// They read and write the files named.
     Allowed,
     /// They answer a failure: for sessions on input nobody vetted (the fuzz target), which
     /// must not read or write files named by their input.

@@ -32,12 +32,15 @@ pub struct GtpProfile {
     pub name: String,
     /// One line for people: what the profile is.
     pub about: String,
+    /// The program to start (a path, or a name looked up on the `PATH`).
     pub program: String,
+    /// Its arguments.
     pub args: Vec<String>,
     /// What the engine started this way really does (see the module documentation).
     pub capabilities: Capabilities,
     /// The time limit of every command.
     pub timeout: Duration,
+    /// How set-up positions reach the engine's board.
     pub setup: SetupMethod,
     /// The largest answer accepted, in bytes.
     pub max_answer: usize,
