@@ -75,14 +75,11 @@ pub mod book;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod conformance;
-#[allow(missing_docs)]
 pub mod engines;
 pub mod files;
-#[allow(missing_docs)]
 pub mod fuzzing;
 #[allow(missing_docs)]
 pub mod game;
-#[allow(missing_docs)]
 pub mod gtp;
 #[cfg(feature = "cli")]
 pub mod referee;

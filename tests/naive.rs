@@ -10,9 +10,7 @@
 mod common;
 
 use goconform::board::{Board, Color, Move, Point};
-use goconform::conformance::differential::{
-    count_agree, game_agree, observe_agree, start_agree, verdicts_agree,
-};
+use goconform::conformance::differential::{count_agree, start_agree, step_agree};
 use goconform::conformance::harness::{select, Factory};
 use goconform::conformance::{Harness, Naive, Observable, Outcome, Referee, Reference};
 use goconform::game::handicap::{fixed_points, Pattern};
@@ -57,11 +55,11 @@ fn the_naive_executor_refuses_what_the_reference_refuses() {
     bad.handicap = vec![Point::new(4, 4)]; // one handicap stone
     let (mut a, mut b) = (Reference::new(), Naive::new());
     assert!(a.start(&rules, &bad).is_err() && b.start(&rules, &bad).is_err());
-    assert_eq!(start_agree(&mut a, &mut b, &rules, &bad), Ok(false));
+    assert_eq!(started(&mut a, &mut b, &rules, &bad), Ok(false));
     bad.handicap = vec![Point::new(2, 2), Point::new(6, 2)]; // not the fixed points
     assert!(a.start(&rules, &bad).is_err() && b.start(&rules, &bad).is_err());
     bad.handicap_as_placed = true;
-    assert_eq!(start_agree(&mut a, &mut b, &rules, &bad), Ok(true));
+    assert_eq!(started(&mut a, &mut b, &rules, &bad), Ok(true));
     let mut dead = Setup::empty(2, 2);
     dead.stones = vec![
         (Point::new(0, 0), Color::Black),
@@ -93,7 +91,7 @@ fn a_hand_checked_ko_fight_agrees() {
         ..Rules::default()
     };
     let (mut a, mut b) = (Reference::new(), Naive::new());
-    assert_eq!(start_agree(&mut a, &mut b, &rules, &setup), Ok(true));
+    assert_eq!(started(&mut a, &mut b, &rules, &setup), Ok(true));
     let ev = |t: &str| Event::parse(t, 4, 3).unwrap();
     // W B2 is self-atari but captures C2 (its last liberty was B2): legal, one stone.
     let legal = b.apply(&ev("W B2")).unwrap();
@@ -110,11 +108,26 @@ fn a_hand_checked_ko_fight_agrees() {
         .iter()
         .map(|t| ev(t))
         .collect();
+    let in_turn = vec![true; events.len()];
+    let game = goconform::fuzzing::Case {
+        rules,
+        setup,
+        events,
+        in_turn,
+    };
     let (mut a, mut b) = (Reference::new(), Naive::new());
-    assert_eq!(
-        game_agree(&mut a, &mut b, &rules, &setup, &events),
-        Ok(true)
-    );
+    let played = goconform::fuzzing::differential(&mut a, &mut b, &game);
+    assert_eq!(played, goconform::fuzzing::Played::Agreed { asked: 7 });
+}
+
+/// Whether both executors started from `setup` (and agree on what they show).
+fn started(
+    a: &mut dyn Referee,
+    b: &mut dyn Referee,
+    rules: &Rules,
+    setup: &Setup,
+) -> Result<bool, goconform::conformance::differential::Divergence> {
+    start_agree(a, b, rules, setup).map(|compared| compared.is_some())
 }
 
 /// Which board play, pass or ending step to try; resolved against the reference's state when
@@ -370,13 +383,13 @@ fn play_against(
     let mut a = Reference::new();
     let (w, h) = (case.setup.width, case.setup.height);
     let started = start_agree(&mut a, b, &case.rules, &case.setup).map_err(|d| format!("{d}"))?;
-    if !started {
+    let Some(compared) = started else {
         // Not a case: the reference refused the set-up (the naive executor must too).
         return match b.start(&case.rules, &case.setup) {
             Err(_) => Ok(()),
             Ok(()) => Err("the naive executor started from a set-up the reference refuses".into()),
         };
-    }
+    };
     let mut events = Vec::new();
     let mut captured = Vec::new();
     let mut after_the_end = 0;
@@ -384,17 +397,12 @@ fn play_against(
         let event = resolve(intent, &a, &captured, w, h);
         events.push(event.to_string());
         let before = a.observe().stones.unwrap_or_default();
-        // What step_agree does, with the reference's verdict kept for the coverage test.
-        let (left, right) = (a.apply(&event), b.apply(&event));
-        let (Ok(left), Ok(right)) = (left, right) else {
-            return Err(format!(
-                "an executor broke down after {}",
-                events.join(", ")
-            ));
-        };
-        verdicts_agree(&a.capabilities(), &b.capabilities(), &event, &left, &right)
-            .and_then(|()| observe_agree(&a, b, Some(&event)))
+        // Every event is compared, and the count of the position as it stands after every
+        // event: random positions with open borders, shared liberties and groups in seki,
+        // not only finished games.
+        let step = step_agree(&compared, &mut a, b, &event, true)
             .map_err(|d| format!("{d}\nevents: {}", events.join(", ")))?;
+        let left = step.verdict;
         let now = a.observe();
         let stones = now.stones.unwrap_or_default();
         captured = before
@@ -404,9 +412,6 @@ fn play_against(
             .collect();
         let phase = now.phase.unwrap_or(Phase::Playing);
         seen(&left, phase);
-        // The count of the position as it stands, after every event: random positions with
-        // open borders, shared liberties and groups in seki, not only finished games.
-        count_agree(&a, b).map_err(|d| format!("{d}\nevents: {}", events.join(", ")))?;
         if phase == Phase::Ended {
             after_the_end += 1;
             if after_the_end > 2 {
@@ -414,7 +419,7 @@ fn play_against(
             }
         }
     }
-    count_agree(&a, b).map_err(|d| format!("{d}\nevents: {}", events.join(", ")))
+    count_agree(&compared, &a, b).map_err(|d| format!("{d}\nevents: {}", events.join(", ")))
 }
 
 fn cases() -> u32 {

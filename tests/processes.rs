@@ -174,6 +174,40 @@ echo $! > \"$DIR/job.tmp\" && mv \"$DIR/job.tmp\" \"$DIR/job.pid\"\n\
     );
 }
 
+/// The engine's main process exits in the middle of a trial while its background job holds
+/// both pipes open: no answer ever comes and the output never ends, but the engine is gone,
+/// which is a crash (an error naming the exit), not a timeout (issue 20).
+#[test]
+fn an_engine_whose_main_process_exited_is_a_crash_not_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    // The background `sleep` gets the pipes (through descriptor 3, see below); the main
+    // process relays commands to the reference until the trial's `komi`, then exits.
+    let engine = script(
+        dir.path(),
+        "leader-exits.sh",
+        "exec 3<&0\nsleep 600 <&3 &\n\
+         echo $! > \"$DIR/job.tmp\" && mv \"$DIR/job.tmp\" \"$DIR/job.pid\"\n\
+         while read -r line; do case \"$line\" in *komi*) break;; esac; echo \"$line\"; done \
+         | \"$GOCONFORM\" gtp\n\
+         echo leaving >&2\nexit 3\n",
+    );
+    let mut command = check(&engine);
+    command.args(["--rules", "aga", "--engine-timeout", "2"]);
+    let (status, text) = run(command);
+    assert!(!status.success(), "{status}: {text}");
+    assert!(text.contains("ERROR basic-ko"), "{text}");
+    assert!(!text.contains("TIMEOUT"), "{text}");
+    assert!(
+        text.contains("the main process had exited") && text.contains("exit status: 3"),
+        "{text}"
+    );
+    assert_gone(
+        pid_file(dir.path(), "job.pid"),
+        "sleep",
+        "the engine's `sleep 600 &`",
+    );
+}
+
 #[test]
 fn the_child_of_an_engine_whose_main_process_exits_is_killed() {
     let dir = tempfile::tempdir().unwrap();

@@ -42,29 +42,47 @@ pub const LEVELS: [Level; 3] = [Level::Must, Level::Should, Level::May];
 /// Why the reports cannot be compared.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompareError {
+    /// The reports given were none.
     #[error("there is nothing to compare: no reports")]
     NoReports,
+    /// Two reports ran different numbers of trials.
     #[error(
         "{engine} ran {count} trials and {other} ran {other_count}: the reports did not run the same selection"
     )]
     DifferentLength {
+        /// The first engine's name.
         engine: String,
+        /// How many trials it ran.
         count: usize,
+        /// The engine whose report differs.
         other: String,
+        /// How many trials that one ran.
         other_count: usize,
     },
+    /// Two reports ran different trials at the same place.
     #[error(
         "trial {index} is {trial} for {engine} but {other_trial} for {other}: the reports did not run the same selection in the same order"
     )]
     DifferentTrial {
+        /// The place (0-based) in the reports.
         index: usize,
+        /// The first engine's name.
         engine: String,
+        /// Its trial there.
         trial: String,
+        /// The engine whose report differs.
         other: String,
+        /// That one's trial there.
         other_trial: String,
     },
+    /// A report names a trial the suite does not hold.
     #[error("trial {index} ({trial}) is not in the suite: the reports ran another suite")]
-    NotInSuite { index: usize, trial: String },
+    NotInSuite {
+        /// The place (0-based) in the reports.
+        index: usize,
+        /// The trial the report names.
+        trial: String,
+    },
 }
 
 /// The reports side by side.
@@ -72,7 +90,10 @@ pub enum CompareError {
 pub struct Comparison {
     /// The suite release (the crate version).
     pub suite_version: &'static str,
+    /// The version of the report format ([`super::REPORT_FORMAT_VERSION`]).
     pub format_version: u32,
+    /// The version of the suite's interpretation of the rules
+    /// ([`super::INTERPRETATION_VERSION`]).
     pub interpretation_version: u32,
     /// One per report, in the order given.
     pub engines: Vec<EngineColumn>,
@@ -95,11 +116,15 @@ pub struct Comparison {
 /// One implementation: who it is, how it was run, and how it did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineColumn {
+    /// Who the engine says it is.
     pub engine: EngineInfo,
+    /// The tier it was checked in.
     pub tier: Tier,
+    /// What it claimed to play under and to observe.
     pub capabilities: Capabilities,
     /// Must, should and may, in that order.
     pub by_level: Vec<LevelCount>,
+    /// Its outcomes, counted.
     pub tally: Tally,
     /// Of the trials that applied, how many ran under projected rules (the nearest the
     /// engine has, see [`super::projection`]); the rest ran under their own ruleset.
@@ -109,7 +134,9 @@ pub struct EngineColumn {
 /// Trials passed over trials that applied, for the trials citing a clause of one level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelCount {
+    /// The level of the clauses counted.
     pub level: Level,
+    /// Trials that passed.
     pub passed: usize,
     /// Trials that applied (not-applicable ones are left out).
     pub applicable: usize,
@@ -118,13 +145,18 @@ pub struct LevelCount {
 /// A clause and the disagreements on the trials that cite it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClauseGroup {
+    /// The clause's id.
     pub id: String,
     /// `None` for a clause the spec does not know (or for the group of trials whose
     /// scenario cites no clause): such groups come last.
     pub level: Option<Level>,
+    /// The document the clause comes from.
     pub document: String,
+    /// Where in the document (article, paragraph).
     pub locator: String,
+    /// What the clause says, in one line.
     pub summary: String,
+    /// The disagreements on trials citing it, in the order of the trials.
     pub rows: Vec<Row>,
 }
 
@@ -133,9 +165,11 @@ pub struct ClauseGroup {
 pub struct Row {
     /// `{scenario id}[{run label}]`.
     pub trial: String,
+    /// The scenario's file, as the suite was loaded from.
     pub scenario_file: PathBuf,
     /// The trial's scenario and run, as indices into the suite.
     pub scenario: usize,
+    /// See `scenario`.
     pub run: usize,
     /// The clauses the row is grouped under.
     pub clauses: Vec<String>,
@@ -375,10 +409,12 @@ fn grouping_clauses(cited: &[String], spec: &Spec) -> Vec<String> {
     ids
 }
 
+/// A clause level as a word; `unregistered` for a clause the spec does not know.
 pub fn level_word(level: Option<Level>) -> &'static str {
     level.map_or("unregistered", Level::word)
 }
 
+/// What an engine observes, as words (`verdicts only` for nothing more).
 pub fn observes_text(capabilities: &Capabilities) -> String {
     if capabilities.observes.is_empty() {
         "verdicts only".to_string()
@@ -388,6 +424,7 @@ pub fn observes_text(capabilities: &Capabilities) -> String {
     }
 }
 
+/// The axis values an engine is limited to, as text (`none (every value)` for no limit).
 pub fn axes_text(capabilities: &Capabilities) -> String {
     if capabilities.axes.is_empty() {
         "none (every value)".to_string()
@@ -401,6 +438,7 @@ pub fn axes_text(capabilities: &Capabilities) -> String {
     }
 }
 
+/// Passed over applicable: `12/14`.
 pub fn count_text(count: &LevelCount) -> String {
     format!("{}/{}", count.passed, count.applicable)
 }
@@ -473,6 +511,7 @@ fn md_rule(out: &mut String, columns: usize) {
 }
 
 impl Comparison {
+    /// An engine's column heading: its name and version.
     pub fn engine_label(column: &EngineColumn) -> String {
         column.engine.to_string()
     }

@@ -3,26 +3,32 @@
 //! The differential check is the other half of the suite. A scenario pins down what one
 //! clause means in one position; a differential run plays positions nobody wrote down through
 //! two implementations of [`Referee`] and stops at the first event after which they part.
-//! The naive executor is checked against the reference this way (`tests/naive.rs`), and the
-//! fuzz targets and `goconform fuzz` call the same functions, so what "agree" means is
+//! This module is the one comparison: the naive executor's property tests (`tests/naive.rs`)
+//! call it event by event, and [`crate::fuzzing::differential`] (the fuzz targets, `goconform
+//! fuzz`, the symmetry properties) plays whole games through it, so what "agree" means is
 //! decided once, here.
 //!
-//! Each side is compared only on what both claim to observe ([`Capabilities::observes`]):
-//! the verdict's kind (legal, illegal, breach, ruling) always, the reason only if both report
-//! reasons, captured points only if both report captures, and likewise the board, whose turn
-//! it is, prisoners, phase, warnings and the count. A declared observation that shows nothing
-//! differs from one that shows something. The left side is the one trusted (the reference):
-//! a set-up it refuses is not a case, while one only the right side refuses is that side's
-//! choice ([`Unsupported`]), not a divergence.
+//! Each side is compared only on what both claim to observe ([`Capabilities::observes`]), as
+//! the runner judges a trial: the verdict's kind (legal, illegal, breach, ruling) always, the
+//! reason only if both report reasons, a breach's procedure class only if both keep the
+//! referee's record, captured points only if both report captures, and likewise the board,
+//! whose turn it is, prisoners, phase, warnings and the count. A declared observation that
+//! shows nothing differs from one that shows something. The left side is the one trusted (the
+//! reference): a set-up it refuses is not a case, while one only the right side refuses is
+//! that side's choice ([`Unsupported`]), not a divergence; an event the left refuses for a
+//! reason the right does not judge ([`Capabilities::judges`]) is not put to the right (a
+//! refusal changes nothing, so both stay comparable).
 //!
-//! Panics are not caught: a fuzzer wants them, and a test reports them as they are.
+//! Panics are not caught here: a fuzzer wants them, and a test reports them as they are
+//! (`fuzzing::differential` catches those of the side it judges).
 
 use std::fmt;
 
-use super::{Capabilities, EngineError, EventKind, Observable, Observation, Referee, Unsupported};
+use super::runner::stones_diagram;
+use super::{Capabilities, EventKind, Observable, Observation, Referee, Unsupported};
 use crate::board::{points_text, Color, Point};
 use crate::game::counting::format_points;
-use crate::game::{Event, Setup, Verdict};
+use crate::game::{Event, Phase, Setup, Verdict};
 use crate::rules::Rules;
 
 /// Which part of the state two implementations disagree on.
@@ -31,20 +37,25 @@ use crate::rules::Rules;
 pub enum Aspect {
     /// One started from the set-up and the other refused it.
     Start,
-    /// One broke down (an [`EngineError`]) where the other gave a verdict.
+    /// One broke down (an [`EngineError`](super::EngineError), or a panic) where the other gave an answer.
     Error,
-    /// Legal against illegal, or a breach or ruling against something else.
+    /// Legal against illegal, a breach or ruling against something else, or two rulings.
     Verdict,
-    /// Both refused, for different reasons.
+    /// Both refused, for different reasons (or a breach of another procedure class).
     Reason,
     /// Both accepted, capturing different stones.
     Captures,
     /// Both accepted, self-capturing different stones.
     SelfCaptures,
+    /// The stones on the board.
     Board,
+    /// Whose turn it is.
     ToMove,
+    /// The prisoners each side holds.
     Prisoners,
+    /// The phase of the game (playing, paused, ended, ...).
     Phase,
+    /// The warnings of the referee's record.
     Warnings,
     /// The result of the position (SGF `RE` form).
     Result,
@@ -53,6 +64,7 @@ pub enum Aspect {
 }
 
 impl Aspect {
+    /// The aspect as one word, for messages.
     pub fn word(self) -> &'static str {
         match self {
             Aspect::Start => "start",
@@ -70,6 +82,18 @@ impl Aspect {
             Aspect::Score => "score",
         }
     }
+
+    /// The scenario key that checks this aspect after an event whose trusted verdict is
+    /// `verdict` (a verdict or reason is checked by the key of the verdict's kind: `legal`,
+    /// `illegal`, `breach`, `ruling`), for writing a divergence down as a scenario.
+    pub fn key(self, verdict: Option<&Verdict>) -> &'static str {
+        match (self, verdict) {
+            (Aspect::Verdict | Aspect::Reason, Some(v)) => verdict_key(v),
+            (Aspect::SelfCaptures, _) => "self_captures",
+            (Aspect::ToMove, _) => "to_move",
+            (aspect, _) => aspect.word(),
+        }
+    }
 }
 
 impl fmt::Display for Aspect {
@@ -81,6 +105,7 @@ impl fmt::Display for Aspect {
 /// The first thing two implementations disagreed on, with what each said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
+    /// What differs.
     pub aspect: Aspect,
     /// The event after which they disagreed; `None` at the start or for the count.
     pub event: Option<Event>,
@@ -112,7 +137,8 @@ impl fmt::Display for Divergence {
 
 impl std::error::Error for Divergence {}
 
-fn diverge(aspect: Aspect, event: Option<&Event>, left: String, right: String) -> Divergence {
+/// A divergence on `aspect` with both sides' texts, located after `event`.
+pub fn diverge(aspect: Aspect, event: Option<&Event>, left: String, right: String) -> Divergence {
     Divergence {
         aspect,
         event: event.cloned(),
@@ -122,29 +148,232 @@ fn diverge(aspect: Aspect, event: Option<&Event>, left: String, right: String) -
     }
 }
 
-/// What both implementations claim to observe: only that is compared.
-fn shared(a: &Capabilities, b: &Capabilities, what: Observable) -> bool {
-    a.observes(what) && b.observes(what)
+/// What two implementations are compared on: what both claim, on a board of one size.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    left: Capabilities,
+    right: Capabilities,
+    width: u8,
+    height: u8,
+}
+
+impl Compared {
+    /// The comparison of implementations with these capabilities over games from `setup`.
+    pub fn new(left: Capabilities, right: Capabilities, setup: &Setup) -> Compared {
+        Compared {
+            left,
+            right,
+            width: setup.width,
+            height: setup.height,
+        }
+    }
+
+    /// Whether both observe `what`: only that is compared.
+    pub fn both(&self, what: Observable) -> bool {
+        self.left.observes(what) && self.right.observes(what)
+    }
+
+    /// Whether the right side is asked about an event the left answered with `verdict`: not
+    /// when the left refuses it for a reason the right does not judge, as the runner does.
+    pub fn put_to_right(&self, verdict: &Verdict) -> bool {
+        match verdict {
+            Verdict::Illegal(reason) => self.right.judges(*reason),
+            _ => true,
+        }
+    }
+
+    /// Whether an event can be put to both implementations: see [`comparable`].
+    pub fn comparable(&self, event: &Event) -> bool {
+        comparable(&self.left, &self.right, event)
+    }
+
+    /// A verdict as far as both sides are judged on it: the reason only if both report
+    /// reasons, a breach's class only if both keep the referee's record.
+    pub fn verdict_text(&self, verdict: &Verdict) -> String {
+        let reasons = self.both(Observable::Reasons);
+        let record = self.both(Observable::Procedures);
+        match verdict {
+            Verdict::Legal { .. } => "legal".to_string(),
+            Verdict::Illegal(r) if reasons => format!("illegal: {r}"),
+            Verdict::Illegal(_) => "illegal".to_string(),
+            Verdict::Breach { reason, class } => match (reasons, record) {
+                (true, true) => format!("breach: {reason} ({class})"),
+                (true, false) => format!("breach: {reason}"),
+                (false, true) => format!("breach ({class})"),
+                (false, false) => "breach".to_string(),
+            },
+            Verdict::Ruled(r) => format!("ruling: {r}"),
+        }
+    }
+
+    /// Compares two verdicts on the same event, and for two legal ones the stones each took
+    /// off the board (as sets: the order they come off in is not a rule).
+    pub fn verdicts(
+        &self,
+        event: &Event,
+        left: &Verdict,
+        right: &Verdict,
+    ) -> Result<(), Divergence> {
+        let (l, r) = (self.verdict_text(left), self.verdict_text(right));
+        if l != r {
+            let aspect =
+                if verdict_key(left) == verdict_key(right) && !matches!(left, Verdict::Ruled(_)) {
+                    Aspect::Reason
+                } else {
+                    Aspect::Verdict
+                };
+            return Err(diverge(aspect, Some(event), l, r));
+        }
+        if !self.both(Observable::Captures) {
+            return Ok(());
+        }
+        if let (
+            Verdict::Legal {
+                captured: lc,
+                self_captured: ls,
+            },
+            Verdict::Legal {
+                captured: rc,
+                self_captured: rs,
+            },
+        ) = (left, right)
+        {
+            for (aspect, l, r) in [(Aspect::Captures, lc, rc), (Aspect::SelfCaptures, ls, rs)] {
+                let (l, r) = (sorted(l), sorted(r));
+                if l != r {
+                    return Err(diverge(
+                        aspect,
+                        Some(event),
+                        points_text(&l),
+                        points_text(&r),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compares what both show of the state: board, turn, prisoners, phase and warnings, each
+    /// only if both observe it.
+    pub fn observations(
+        &self,
+        event: Option<&Event>,
+        left: &Observation,
+        right: &Observation,
+    ) -> Result<(), Divergence> {
+        if self.both(Observable::Board) {
+            let sorted = |s: &Option<Vec<(Point, Color)>>| {
+                s.clone().map(|mut v| {
+                    v.sort();
+                    v
+                })
+            };
+            let (l, r) = (sorted(&left.stones), sorted(&right.stones));
+            if l != r {
+                let board = |s: &Option<Vec<(Point, Color)>>| {
+                    shown(
+                        s.as_ref()
+                            .map(|s| stones_diagram(s, self.width, self.height)),
+                    )
+                };
+                let mut d = diverge(Aspect::Board, event, board(&l), board(&r));
+                d.first_difference = first_difference(&l, &r);
+                return Err(d);
+            }
+        }
+        let differ = |what: Observable, aspect: Aspect, l: String, r: String| {
+            if self.both(what) && l != r {
+                Err(diverge(aspect, event, l, r))
+            } else {
+                Ok(())
+            }
+        };
+        let colour = |c: Option<Color>| shown(c.map(|c| c.to_string()));
+        let phase = |p: Option<Phase>| shown(p.map(|p| p.to_string()));
+        differ(
+            Observable::ToMove,
+            Aspect::ToMove,
+            colour(left.to_move),
+            colour(right.to_move),
+        )?;
+        differ(
+            Observable::Prisoners,
+            Aspect::Prisoners,
+            pair(left.prisoners),
+            pair(right.prisoners),
+        )?;
+        differ(
+            Observable::Phase,
+            Aspect::Phase,
+            phase(left.phase),
+            phase(right.phase),
+        )?;
+        differ(
+            Observable::Procedures,
+            Aspect::Warnings,
+            pair(left.warnings),
+            pair(right.warnings),
+        )
+    }
+
+    /// Compares two counts of the position (result and scores in half points), if both
+    /// observe the count.
+    pub fn counts(&self, left: &Count, right: &Count) -> Result<(), Divergence> {
+        if !self.both(Observable::Score) {
+            return Ok(());
+        }
+        let score = |s: Option<[i32; 2]>| {
+            shown(s.map(|[b, w]| format!("B {}, W {}", format_points(b), format_points(w))))
+        };
+        if left.0 != right.0 {
+            return Err(diverge(
+                Aspect::Result,
+                None,
+                shown(left.0.clone()),
+                shown(right.0.clone()),
+            ));
+        }
+        if left.1 != right.1 {
+            return Err(diverge(Aspect::Score, None, score(left.1), score(right.1)));
+        }
+        Ok(())
+    }
+}
+
+/// A count as [`Referee::count`] gives it: the result (SGF `RE` form) and the scores in half
+/// points.
+pub type Count = (Option<String>, Option<[i32; 2]>);
+
+/// The count an implementation shows: from the observation `seen` if it gave one there, else
+/// from [`Referee::count`].
+pub fn counted(referee: &dyn Referee, seen: &Observation) -> Count {
+    if seen.result.is_some() || seen.score.is_some() {
+        (seen.result.clone(), seen.score)
+    } else {
+        referee.count()
+    }
 }
 
 /// Starts both implementations from the same set-up and compares what they show.
 ///
-/// `Ok(true)`: both started and agree. `Ok(false)`: not a case: the left side refused the
-/// set-up (so it is not a game), or the right side does not support it ([`Unsupported`]).
-/// A set-up the left refuses and the right accepts is a [`Aspect::Start`] divergence: an
-/// implementation must not start from what the rules cannot start from.
+/// `Ok(Some(compared))`: both started and agree, to be compared on `compared` from here.
+/// `Ok(None)`: not a case: the left side refused the set-up (so it is not a game), or the
+/// right side does not support it ([`Unsupported`]). A set-up the left refuses and the right
+/// accepts is a [`Aspect::Start`] divergence: an implementation must not start from what the
+/// rules cannot start from.
 pub fn start_agree(
     a: &mut dyn Referee,
     b: &mut dyn Referee,
     rules: &Rules,
     setup: &Setup,
-) -> Result<bool, Divergence> {
+) -> Result<Option<Compared>, Divergence> {
     let left = a.start(rules, setup);
     let right = b.start(rules, setup);
     match (left, right) {
         (Ok(()), Ok(())) => {
-            observe_agree(a, b, None)?;
-            Ok(true)
+            let compared = Compared::new(a.capabilities(), b.capabilities(), setup);
+            compared.observations(None, &a.observe(), &b.observe())?;
+            Ok(Some(compared))
         }
         (Err(Unsupported(why)), Ok(())) => Err(diverge(
             Aspect::Start,
@@ -152,7 +381,7 @@ pub fn start_agree(
             format!("refused: {why}"),
             "started".to_string(),
         )),
-        (_, Err(_)) => Ok(false),
+        (_, Err(_)) => Ok(None),
     }
 }
 
@@ -163,299 +392,120 @@ pub fn start_agree(
 pub fn comparable(caps_a: &Capabilities, caps_b: &Capabilities, event: &Event) -> bool {
     match EventKind::of(event) {
         Some(kind) => caps_a.takes(kind) && caps_b.takes(kind),
-        None => shared(caps_a, caps_b, Observable::Procedures),
+        None => caps_a.observes(Observable::Procedures) && caps_b.observes(Observable::Procedures),
     }
+}
+
+/// What one event did to both sides, when they agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The trusted side's verdict.
+    pub verdict: Verdict,
+    /// Whether the event was put to the right side (see [`Compared::put_to_right`]).
+    pub asked: bool,
 }
 
 /// Applies one event to both implementations and compares the verdicts, then everything both
-/// observe. This is the check the fuzz targets and `goconform fuzz` call after every event.
+/// observe, and the count if `count` or where play stops (a pause, the end): a count is a
+/// flood fill of the whole board on both sides, so a whole game compares it there and after
+/// its last event, not after every move.
 ///
-/// The left side is asked first. If it refuses the event for a reason the right side does
-/// not judge ([`Capabilities::judges`]: a GTP engine and whose turn it is), the right side is
-/// not asked, as the runner does: a refusal leaves the state unchanged, so both are still
-/// comparable afterwards, and the right side is not blamed for what it never claimed.
+/// The left side is asked first; an event it refuses for a reason the right side does not
+/// judge is not put to the right side, and nothing is compared (a refusal changes nothing).
+/// A breakdown of either side ([`EngineError`](super::EngineError)) is an [`Aspect::Error`] divergence with its
+/// message (`not asked` on the right when the left broke down).
 pub fn step_agree(
+    compared: &Compared,
     a: &mut dyn Referee,
     b: &mut dyn Referee,
     event: &Event,
-) -> Result<(), Divergence> {
-    let left = a.apply(event);
-    if let Ok(Verdict::Illegal(reason)) = &left {
-        if !b.capabilities().judges(*reason) {
-            return observe_agree(a, b, Some(event));
-        }
+    count: bool,
+) -> Result<Step, Divergence> {
+    let left = a.apply(event).map_err(|e| {
+        diverge(
+            Aspect::Error,
+            Some(event),
+            e.message,
+            "not asked".to_string(),
+        )
+    })?;
+    if !compared.put_to_right(&left) {
+        return Ok(Step {
+            verdict: left,
+            asked: false,
+        });
     }
-    let right = b.apply(event);
-    let (left, right) = match (left, right) {
-        (Ok(l), Ok(r)) => (l, r),
-        (l, r) => {
-            let text = |v: Result<Verdict, EngineError>| match v {
-                Ok(v) => v.to_string(),
-                Err(e) => format!("error: {e}"),
-            };
-            return Err(diverge(Aspect::Error, Some(event), text(l), text(r)));
-        }
-    };
-    verdicts_agree(&a.capabilities(), &b.capabilities(), event, &left, &right)?;
-    observe_agree(a, b, Some(event))
+    let right = b.apply(event).map_err(|e| {
+        diverge(
+            Aspect::Error,
+            Some(event),
+            compared.verdict_text(&left),
+            e.message,
+        )
+    })?;
+    compared.verdicts(event, &left, &right)?;
+    state_agree(compared, a, b, Some(event), count)?;
+    Ok(Step {
+        verdict: left,
+        asked: true,
+    })
 }
 
-/// Compares two verdicts on the same event, as far as both capabilities allow.
-pub fn verdicts_agree(
-    caps_a: &Capabilities,
-    caps_b: &Capabilities,
-    event: &Event,
-    left: &Verdict,
-    right: &Verdict,
-) -> Result<(), Divergence> {
-    let kind = |v: &Verdict| match v {
-        Verdict::Legal { .. } => "legal",
-        Verdict::Illegal(_) => "illegal",
-        Verdict::Breach { .. } => "breach",
-        Verdict::Ruled(_) => "ruling",
-    };
-    if kind(left) != kind(right) {
-        return Err(diverge(
-            Aspect::Verdict,
-            Some(event),
-            left.to_string(),
-            right.to_string(),
-        ));
-    }
-    match (left, right) {
-        (Verdict::Illegal(l), Verdict::Illegal(r))
-            if l != r && shared(caps_a, caps_b, Observable::Reasons) =>
-        {
-            Err(diverge(
-                Aspect::Reason,
-                Some(event),
-                l.to_string(),
-                r.to_string(),
-            ))
-        }
-        (
-            Verdict::Breach {
-                reason: l,
-                class: lc,
-            },
-            Verdict::Breach {
-                reason: r,
-                class: rc,
-            },
-        ) if (l != r || lc != rc) && shared(caps_a, caps_b, Observable::Reasons) => Err(diverge(
-            Aspect::Reason,
-            Some(event),
-            left.to_string(),
-            right.to_string(),
-        )),
-        (Verdict::Ruled(l), Verdict::Ruled(r)) if l != r => Err(diverge(
-            Aspect::Verdict,
-            Some(event),
-            l.to_string(),
-            r.to_string(),
-        )),
-        (
-            Verdict::Legal {
-                captured: lc,
-                self_captured: ls,
-            },
-            Verdict::Legal {
-                captured: rc,
-                self_captured: rs,
-            },
-        ) if shared(caps_a, caps_b, Observable::Captures) => {
-            // The order stones come off the board in is not a rule: compare as sets.
-            let sorted = |v: &Vec<Point>| {
-                let mut v = v.clone();
-                v.sort();
-                v
-            };
-            for (aspect, l, r) in [
-                (Aspect::Captures, sorted(lc), sorted(rc)),
-                (Aspect::SelfCaptures, sorted(ls), sorted(rs)),
-            ] {
-                if l != r {
-                    return Err(diverge(
-                        aspect,
-                        Some(event),
-                        points_text(&l),
-                        points_text(&r),
-                    ));
-                }
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Compares what both implementations show now: board, turn, prisoners, phase and warnings,
-/// each only if both observe it.
-pub fn observe_agree(
+/// Compares what both implementations show now (see [`Compared::observations`]), and their
+/// counts if `count` or where play stops.
+pub fn state_agree(
+    compared: &Compared,
     a: &dyn Referee,
     b: &dyn Referee,
     event: Option<&Event>,
+    count: bool,
 ) -> Result<(), Divergence> {
-    let (caps_a, caps_b) = (a.capabilities(), b.capabilities());
-    let (left, right) = (a.observe(), b.observe());
-    observations_agree(&caps_a, &caps_b, event, &left, &right)
-}
-
-/// [`observe_agree`] on observations already taken.
-pub fn observations_agree(
-    caps_a: &Capabilities,
-    caps_b: &Capabilities,
-    event: Option<&Event>,
-    left: &Observation,
-    right: &Observation,
-) -> Result<(), Divergence> {
-    let both = |what| shared(caps_a, caps_b, what);
-    if both(Observable::Board) {
-        let sorted = |s: &Option<Vec<(Point, Color)>>| {
-            s.clone().map(|mut v| {
-                v.sort();
-                v
-            })
-        };
-        let (l, r) = (sorted(&left.stones), sorted(&right.stones));
-        if l != r {
-            let mut d = diverge(Aspect::Board, event, board_text(&l), board_text(&r));
-            d.first_difference = first_difference(&l, &r);
-            return Err(d);
-        }
-    }
-    let color = |c: Option<Color>| c.map_or(NOTHING.to_string(), |c| c.letter().to_string());
-    if both(Observable::ToMove) && left.to_move != right.to_move {
-        return Err(diverge(
-            Aspect::ToMove,
-            event,
-            color(left.to_move),
-            color(right.to_move),
-        ));
-    }
-    if both(Observable::Prisoners) && left.prisoners != right.prisoners {
-        return Err(diverge(
-            Aspect::Prisoners,
-            event,
-            pair(left.prisoners),
-            pair(right.prisoners),
-        ));
-    }
-    if both(Observable::Phase) && left.phase != right.phase {
-        let phase =
-            |p: Option<crate::game::Phase>| p.map_or(NOTHING.to_string(), |p| p.to_string());
-        return Err(diverge(
-            Aspect::Phase,
-            event,
-            phase(left.phase),
-            phase(right.phase),
-        ));
-    }
-    if both(Observable::Procedures) && left.warnings != right.warnings {
-        return Err(diverge(
-            Aspect::Warnings,
-            event,
-            pair(left.warnings),
-            pair(right.warnings),
-        ));
+    let (seen_a, seen_b) = (a.observe(), b.observe());
+    compared.observations(event, &seen_a, &seen_b)?;
+    let stopped = !seen_a.phase.is_some_and(Phase::is_play);
+    if count || stopped {
+        compared.counts(&counted(a, &seen_a), &counted(b, &seen_b))?;
     }
     Ok(())
 }
 
 /// Compares the count of the position as it stands (result and scores), if both observe it.
-pub fn count_agree(a: &dyn Referee, b: &dyn Referee) -> Result<(), Divergence> {
-    if !shared(&a.capabilities(), &b.capabilities(), Observable::Score) {
+pub fn count_agree(
+    compared: &Compared,
+    a: &dyn Referee,
+    b: &dyn Referee,
+) -> Result<(), Divergence> {
+    if !compared.both(Observable::Score) {
         return Ok(());
     }
-    let (left_result, left_score) = a.count();
-    let (right_result, right_score) = b.count();
-    let text = |r: Option<String>| r.unwrap_or_else(|| NOTHING.to_string());
-    if left_result != right_result {
-        return Err(diverge(
-            Aspect::Result,
-            None,
-            text(left_result),
-            text(right_result),
-        ));
-    }
-    if left_score != right_score {
-        let score = |s: Option<[i32; 2]>| {
-            s.map_or(NOTHING.to_string(), |[b, w]| {
-                format!("B {}, W {}", format_points(b), format_points(w))
-            })
-        };
-        return Err(diverge(
-            Aspect::Score,
-            None,
-            score(left_score),
-            score(right_score),
-        ));
-    }
-    Ok(())
+    compared.counts(&a.count(), &b.count())
 }
 
-/// Where a whole game parted: the index of the event (0-based) after which the two
-/// disagreed, `None` at the start or at the final count.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameDivergence {
-    pub at: Option<usize>,
-    pub divergence: Divergence,
-}
-
-impl fmt::Display for GameDivergence {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.at {
-            Some(i) => write!(f, "event {}: {}", i + 1, self.divergence),
-            None => write!(f, "{}", self.divergence),
-        }
+/// The scenario key that checks a verdict of this kind.
+fn verdict_key(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Legal { .. } => "legal",
+        Verdict::Illegal(_) => "illegal",
+        Verdict::Breach { .. } => "breach",
+        Verdict::Ruled(_) => "ruling",
     }
 }
 
-/// Plays a whole game through both: the start, every event, and the count at the end.
-/// `Ok(false)` when the set-up is not a case (see [`start_agree`]).
-pub fn game_agree(
-    a: &mut dyn Referee,
-    b: &mut dyn Referee,
-    rules: &Rules,
-    setup: &Setup,
-    events: &[Event],
-) -> Result<bool, GameDivergence> {
-    let wrap = |at| move |divergence| GameDivergence { at, divergence };
-    if !start_agree(a, b, rules, setup).map_err(wrap(None))? {
-        return Ok(false);
-    }
-    for (i, event) in events.iter().enumerate() {
-        step_agree(a, b, event).map_err(wrap(Some(i)))?;
-    }
-    count_agree(a, b).map_err(wrap(None))?;
-    Ok(true)
+fn sorted(points: &[Point]) -> Vec<Point> {
+    let mut v = points.to_vec();
+    v.sort();
+    v
 }
 
 /// What an implementation shows for an observation it declared but did not give.
 const NOTHING: &str = "(nothing shown)";
 
-fn pair(p: Option<[u32; 2]>) -> String {
-    p.map_or(NOTHING.to_string(), |[b, w]| format!("B {b}, W {w}"))
+fn shown(text: Option<String>) -> String {
+    text.unwrap_or_else(|| NOTHING.to_string())
 }
 
-/// A board as a list of stones (`B: A1 C3; W: B2`): the size is not known here, and a list is
-/// what a reader compares anyway.
-fn board_text(stones: &Option<Vec<(Point, Color)>>) -> String {
-    let Some(stones) = stones else {
-        return NOTHING.to_string();
-    };
-    let of = |c: Color| -> Vec<Point> {
-        stones
-            .iter()
-            .filter(|(_, s)| *s == c)
-            .map(|(p, _)| *p)
-            .collect()
-    };
-    format!(
-        "B: {}; W: {}",
-        points_text(&of(Color::Black)),
-        points_text(&of(Color::White))
-    )
+fn pair(p: Option<[u32; 2]>) -> String {
+    shown(p.map(|[b, w]| format!("B {b}, W {w}")))
 }
 
 fn first_difference(
@@ -473,7 +523,7 @@ fn first_difference(
 mod tests {
     use super::*;
     use crate::board::Move;
-    use crate::conformance::{EngineInfo, Reference};
+    use crate::conformance::{EngineError, EngineInfo, Reference};
 
     /// The reference, but claiming to see less, or lying about whose turn it is.
     struct Blinkered {
@@ -526,14 +576,23 @@ mod tests {
     fn the_reference_agrees_with_itself() {
         let (mut a, mut b) = (Reference::new(), Reference::new());
         let game = events(&["B C3", "W C3", "B pass", "W pass", "agree"]);
-        let played = game_agree(
-            &mut a,
-            &mut b,
-            &Rules::default(),
-            &Setup::empty(5, 5),
-            &game,
-        );
-        assert_eq!(played, Ok(true));
+        assert_eq!(played(&mut a, &mut b, &game), Ok(5));
+    }
+
+    /// Plays `game` from an empty 5x5 board through both, counting at the end; the number
+    /// of events put to the right side.
+    fn played(
+        a: &mut dyn Referee,
+        b: &mut dyn Referee,
+        game: &[Event],
+    ) -> Result<usize, Divergence> {
+        let compared = start_agree(a, b, &Rules::default(), &Setup::empty(5, 5))?
+            .expect("the empty board is a case");
+        let mut asked = 0;
+        for (i, event) in game.iter().enumerate() {
+            asked += usize::from(step_agree(&compared, a, b, event, i + 1 == game.len())?.asked);
+        }
+        Ok(asked)
     }
 
     #[test]
@@ -552,14 +611,7 @@ mod tests {
         assert_eq!((d.left.as_str(), d.right.as_str()), ("B", "W"));
         lying.observes = vec![Observable::Board];
         let game = events(&["B C3", "W D3"]);
-        let played = game_agree(
-            &mut a,
-            &mut lying,
-            &Rules::default(),
-            &Setup::empty(5, 5),
-            &game,
-        );
-        assert_eq!(played, Ok(true));
+        assert_eq!(played(&mut a, &mut lying, &game), Ok(2));
     }
 
     #[test]
@@ -572,19 +624,27 @@ mod tests {
         };
         a.start(&Rules::default(), &Setup::empty(5, 5)).unwrap();
         b.start(&other, &Setup::empty(5, 5)).unwrap();
+        let everything = || Capabilities::everything();
+        let compared = Compared::new(everything(), everything(), &Setup::empty(5, 5));
         // Same first move, then an out-of-turn move refused by both for the same reason.
-        step_agree(&mut a, &mut b, &Event::Move(Color::Black, Move::Pass)).unwrap();
-        let refused = Event::Move(Color::Black, Move::Pass);
-        step_agree(&mut a, &mut b, &refused).unwrap();
-        // Two refusals of the same event for different reasons.
-        let d = verdicts_agree(
-            &Capabilities::everything(),
-            &Capabilities::everything(),
-            &refused,
-            &Verdict::Illegal(crate::game::Reason::OutOfTurn),
-            &Verdict::Illegal(crate::game::Reason::GameOver),
+        step_agree(
+            &compared,
+            &mut a,
+            &mut b,
+            &Event::Move(Color::Black, Move::Pass),
+            false,
         )
-        .unwrap_err();
+        .unwrap();
+        let refused = Event::Move(Color::Black, Move::Pass);
+        step_agree(&compared, &mut a, &mut b, &refused, false).unwrap();
+        // Two refusals of the same event for different reasons.
+        let d = compared
+            .verdicts(
+                &refused,
+                &Verdict::Illegal(crate::game::Reason::OutOfTurn),
+                &Verdict::Illegal(crate::game::Reason::GameOver),
+            )
+            .unwrap_err();
         assert_eq!(d.aspect, Aspect::Reason);
         let text = d.to_string();
         assert!(text.contains("after `B pass`"), "{text}");
@@ -593,14 +653,14 @@ mod tests {
             "{text}"
         );
         // Without reasons on one side, the same verdicts agree.
-        assert!(verdicts_agree(
-            &Capabilities::everything(),
-            &Capabilities::new(),
-            &refused,
-            &Verdict::Illegal(crate::game::Reason::OutOfTurn),
-            &Verdict::Illegal(crate::game::Reason::GameOver),
-        )
-        .is_ok());
+        let blind = Compared::new(everything(), Capabilities::new(), &Setup::empty(5, 5));
+        assert!(blind
+            .verdicts(
+                &refused,
+                &Verdict::Illegal(crate::game::Reason::OutOfTurn),
+                &Verdict::Illegal(crate::game::Reason::GameOver),
+            )
+            .is_ok());
     }
 
     #[test]
@@ -615,14 +675,19 @@ mod tests {
             asked: 0,
         };
         let rules = Rules::default();
-        start_agree(&mut a, &mut gtp_like, &rules, &Setup::empty(5, 5)).unwrap();
+        let compared = start_agree(&mut a, &mut gtp_like, &rules, &Setup::empty(5, 5))
+            .unwrap()
+            .unwrap();
         // White out of turn: the reference refuses for a reason the other does not judge.
         let out_of_turn = Event::parse("W C3", 5, 5).unwrap();
-        step_agree(&mut a, &mut gtp_like, &out_of_turn).unwrap();
+        let step = step_agree(&compared, &mut a, &mut gtp_like, &out_of_turn, false).unwrap();
+        assert!(!step.asked);
         assert_eq!(gtp_like.asked, 0);
         // A legal move and an occupied point are put to both.
-        step_agree(&mut a, &mut gtp_like, &Event::parse("B C3", 5, 5).unwrap()).unwrap();
-        step_agree(&mut a, &mut gtp_like, &Event::parse("W C3", 5, 5).unwrap()).unwrap();
+        for text in ["B C3", "W C3"] {
+            let event = Event::parse(text, 5, 5).unwrap();
+            step_agree(&compared, &mut a, &mut gtp_like, &event, false).unwrap();
+        }
         assert_eq!(gtp_like.asked, 2);
 
         let caps = gtp_like.capabilities();
@@ -645,6 +710,23 @@ mod tests {
         let l = Some(vec![(p(0, 0), Color::Black), (p(2, 4), Color::White)]);
         let r = Some(vec![(p(0, 0), Color::Black), (p(1, 1), Color::White)]);
         assert_eq!(first_difference(&l, &r), Some(p(2, 4)));
-        assert_eq!(board_text(&l), "B: A1; W: C5");
+        let mut a = Reference::new();
+        let mut b = Blinkered {
+            inner: Reference::new(),
+            observes: vec![Observable::Board],
+            wrong_turn: false,
+            judges: None,
+            asked: 0,
+        };
+        let compared = start_agree(&mut a, &mut b, &Rules::default(), &Setup::empty(5, 5))
+            .unwrap()
+            .unwrap();
+        let (mut left, mut right) = (a.observe(), b.observe());
+        left.stones = l;
+        right.stones = r;
+        let d = compared.observations(None, &left, &right).unwrap_err();
+        assert_eq!(d.aspect, Aspect::Board);
+        assert!(d.to_string().contains("(first at C5)"), "{d}");
+        assert!(d.left.starts_with(". . O . .\n"), "{}", d.left);
     }
 }

@@ -9,9 +9,7 @@
 //! trial for an implementer's own crate.
 
 mod capabilities;
-#[allow(missing_docs)] // documented on another branch (issue 21)
 pub mod compare;
-#[allow(missing_docs)] // documented on another branch (issue 21)
 pub mod differential;
 #[cfg(test)]
 pub(crate) mod fixtures;

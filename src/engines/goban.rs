@@ -70,6 +70,7 @@ struct Trial {
 }
 
 impl GobanEngine {
+    /// The adapter, before any trial.
     pub fn new() -> GobanEngine {
         GobanEngine::default()
     }

@@ -7,14 +7,14 @@
 //!
 //! - asks `is_legal` before every board play; on 0 the verdict is illegal, on 1 it sends
 //!   `play` and reads both colours' stones back: the captures (and self-captures) of the
-//!   verdict are the difference between the boards before and after ([`Observable::Captures`],
-//!   [`Observable::Board`]). A pass is `play COLOR pass`. An engine that refuses a `play` it
+//!   verdict are the difference between the boards before and after ([`Observable::Captures`](crate::conformance::Observable::Captures),
+//!   [`Observable::Board`](crate::conformance::Observable::Board)). A pass is `play COLOR pass`. An engine that refuses a `play` it
 //!   has just called legal breaks the protocol.
 //! - cannot give a reason for an illegal play: the reason in [`Verdict::Illegal`] is the
 //!   bridge's guess from the board (`occupied` if the point holds a stone, `suicide` if the
 //!   play would leave its own string without liberties, else `ko` under simple ko and
 //!   `superko` under a superko rule). Reasons are compared only in the strict tier, which needs
-//!   [`Observable::Reasons`], and no GTP profile claims it: the guess is never compared.
+//!   [`Observable::Reasons`](crate::conformance::Observable::Reasons), and no GTP profile claims it: the guess is never compared.
 //! - judges only what `is_legal` covers: occupied points, suicide and ko (superko where the
 //!   profile's flags select it). Whose turn it is, pauses and the end of the game are not GTP
 //!   notions (`play` names the colour and GTP engines play on after passes), so trials that
@@ -65,206 +65,25 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::path::Path;
-use std::time::{Duration, Instant};
 
-use super::process::{show_duration, split_command, EngineProcess};
+use super::process::EngineProcess;
 use crate::board::{Board, Color, Move, Point};
 use crate::conformance::{
-    Capabilities, EngineError, EngineInfo, ErrorKind, EventKind, Observable, Observation, Referee,
-    Unsupported,
+    Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
 };
 use crate::game::{Event, Reason, Setup, SetupHistory, Verdict};
-use crate::rules::{KoRule, Rules, SuicideRule};
+use crate::rules::{KoRule, Rules};
 use crate::scenario::Stones;
 
-/// The time limit of every command unless a profile says otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+mod profiles;
+mod wire;
 
-/// The largest answer (all its lines together) a profile accepts unless it says otherwise.
-pub const DEFAULT_MAX_ANSWER: usize = 1024 * 1024;
-
-/// How the bridge puts a set-up position on the engine's board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetupMethod {
-    /// `set_free_handicap` for handicap stones, `play` for the others (any GTP engine).
-    Play,
-    /// `loadsgf` of a temporary file with `AB`/`AW` stones (GNU Go): no moves, no history.
-    LoadSgf,
-}
-
-/// How to start a GTP engine and what it can do.
-#[derive(Clone, Debug)]
-pub struct GtpProfile {
-    /// The name reports and `--engine` use (`gnugo-positional`, `gtp:...`).
-    pub name: String,
-    /// One line for people: what the profile is.
-    pub about: String,
-    pub program: String,
-    pub args: Vec<String>,
-    /// What the engine started this way really does (see the module documentation).
-    pub capabilities: Capabilities,
-    /// The time limit of every command.
-    pub timeout: Duration,
-    pub setup: SetupMethod,
-    /// The largest answer accepted, in bytes.
-    pub max_answer: usize,
-}
-
-/// The capabilities of a GTP engine playing under one ko rule and one suicide rule (GNU Go
-/// with its flags).
-fn gtp_capabilities(ko: KoRule, suicide: SuicideRule) -> Capabilities {
-    let mut judges = vec![Reason::Occupied, Reason::Suicide, Reason::Ko];
-    if matches!(ko, KoRule::Positional | KoRule::Situational) {
-        judges.push(Reason::Superko);
-    }
-    Capabilities::new()
-        .observing([Observable::Board, Observable::Captures])
-        .only("ko", [ko.word()])
-        .only("suicide", [suicide.word()])
-        .judging(judges)
-        .taking([EventKind::Play, EventKind::Pass])
-}
-
-/// The GNU Go program: `$GNUGO` if set, else `gnugo` on the `PATH`, else
-/// `/usr/games/gnugo` (Debian's place, often missing from `PATH`), else plain `gnugo`.
-pub fn gnugo_program() -> String {
-    if let Some(path) = std::env::var_os("GNUGO") {
-        return path.to_string_lossy().into_owned();
-    }
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("gnugo").is_file()));
-    if !on_path && Path::new("/usr/games/gnugo").is_file() {
-        return "/usr/games/gnugo".to_string();
-    }
-    "gnugo".to_string()
-}
-
-/// GNU Go 3.8, one profile per combination of its ko and suicide flags.
-///
-/// What GNU Go 3.8 has (`gnugo --help`, `engine/board.c: is_allowed_move`, which both
-/// `is_legal` and `play` use), and how each flag maps onto our axes:
-///
-/// - ko: `--simple-ko` (the default) forbids only the immediate recapture of a single stone
-///   that just captured a single stone, and any move (a pass included) clears the ban: our
-///   `simple`. `--positional-superko` forbids recreating any earlier board (and the current
-///   one, by a single-stone suicide): `positional`. `--situational-superko` forbids
-///   recreating an earlier board with the same player to move, positions before passes
-///   included (GNU Go records a pass in its move history like a move): `situational`.
-///   GNU Go has no natural situational superko, and `--no-ko` (no ko rule at all) is none of
-///   our values, so neither has a profile. Repetitions are found by comparing board hashes.
-/// - suicide: `--forbid-suicide` (the default): `forbidden`. `--allow-suicide` allows
-///   suicide "except single-stone suicide": a suicidal play is refused when the played stone
-///   has no neighbour of its own colour, i.e. when it would remove only itself: our
-///   `multi-stone`. `--allow-all-suicide`: `allowed`.
-///
-/// Verified through GTP on 5x5 boards (see `tests/gtp_bridge.rs`, which also runs the
-/// suite's ko, superko and suicide scenarios through every profile): with White on A2 and B1,
-/// `is_legal b A1` (a single-stone suicide) is 0 by default and with `--forbid-suicide` and
-/// `--allow-suicide`, 1 with `--allow-all-suicide`; with White on A3, B2, B1 and Black on A2,
-/// `is_legal b A1` (a two-stone suicide) is 0 by default and with `--forbid-suicide`, 1 with
-/// `--allow-suicide` and `--allow-all-suicide`, and after `play b A1` both black stones are
-/// gone and `captures white` is 2.
-///
-/// A known divergence, which the suite's scenarios document and the profiles keep (it is
-/// GNU Go's, not a limit of GTP): with `--allow-all-suicide`, GNU Go does not test a
-/// single-stone suicide for repetition, so under `--positional-superko` it allows the
-/// suicide that leaves the board as it was, and under `--situational-superko` the one that
-/// recreates a board with the same player to move (`single-stone-suicide`,
-/// `single-stone-suicide-after-pass`, `last-liberty-only`, `pass-always-legal` fail under the
-/// `tromp-taylor`, `logical-rules` and `new-zealand` runs). `goconform fuzz` found that the
-/// same holds for a self-capture of several stones under `--allow-suicide` as well
-/// (`multi-stone-suicide-empties-board`, `multi-stone-suicide-repeats-position`).
-pub fn gnugo_profiles() -> Vec<GtpProfile> {
-    let program = gnugo_program();
-    let kos = [
-        (KoRule::Simple, None, ""),
-        (
-            KoRule::Positional,
-            Some("--positional-superko"),
-            "-positional",
-        ),
-        (
-            KoRule::Situational,
-            Some("--situational-superko"),
-            "-situational",
-        ),
-    ];
-    let suicides = [
-        (SuicideRule::Forbidden, None, ""),
-        (
-            SuicideRule::MultiStone,
-            Some("--allow-suicide"),
-            "-allow-suicide",
-        ),
-        (
-            SuicideRule::Allowed,
-            Some("--allow-all-suicide"),
-            "-allow-all-suicide",
-        ),
-    ];
-    let mut profiles = Vec::new();
-    for (ko, ko_flag, ko_suffix) in kos {
-        for (suicide, suicide_flag, suicide_suffix) in suicides {
-            let mut args = vec!["--mode".to_string(), "gtp".to_string()];
-            args.extend(ko_flag.map(str::to_string));
-            args.extend(suicide_flag.map(str::to_string));
-            profiles.push(GtpProfile {
-                name: format!("gnugo{ko_suffix}{suicide_suffix}"),
-                about: format!(
-                    "GNU Go 3.8 over GTP ({}): ko={ko}, suicide={suicide}",
-                    args.join(" ")
-                ),
-                program: program.clone(),
-                args,
-                capabilities: gtp_capabilities(ko, suicide),
-                timeout: DEFAULT_TIMEOUT,
-                setup: SetupMethod::LoadSgf,
-                max_answer: DEFAULT_MAX_ANSWER,
-            });
-        }
-    }
-    profiles
-}
-
-/// A named GNU Go profile (`gnugo`, `gnugo-positional-allow-all-suicide`, ...) or a custom
-/// engine (`gtp:PROGRAM ARGS...`, see [`GtpProfile::command`]).
-pub fn profile_by_name(name: &str) -> Option<GtpProfile> {
-    if let Some(line) = name.strip_prefix("gtp:") {
-        return GtpProfile::command(line).ok();
-    }
-    gnugo_profiles().into_iter().find(|p| p.name == name)
-}
-
-impl GtpProfile {
-    /// A custom GTP engine from a command line (`PROGRAM ARGS...`, split at white space;
-    /// single or double quotes keep white space in an argument, a backslash escapes the next
-    /// character), with conservative capabilities: every axis value (the bridge cannot know
-    /// the engine's rules), the basic tier, refusals for occupied points, suicide and ko only,
-    /// plays and passes, and the board as its only observation. Its set-up stones go through
-    /// `play`.
-    pub fn command(line: &str) -> Result<GtpProfile, String> {
-        let (program, args) = split_command(line)
-            .map_err(|e| format!("a GTP engine needs a command, gtp:PROGRAM ARGS...: {e}"))?;
-        Ok(GtpProfile {
-            name: format!("gtp:{}", line.trim()),
-            about: format!("a GTP engine: {}", line.trim()),
-            program,
-            args,
-            capabilities: Capabilities::new()
-                .observing([Observable::Board])
-                .judging([Reason::Occupied, Reason::Suicide, Reason::Ko])
-                .taking([EventKind::Play, EventKind::Pass]),
-            timeout: DEFAULT_TIMEOUT,
-            setup: SetupMethod::Play,
-            max_answer: DEFAULT_MAX_ANSWER,
-        })
-    }
-}
-
-/// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`.
-/// A GTP answer: the text of `=` or of `?`.
-pub type Answer = Result<String, String>;
+pub use profiles::{
+    gnugo_profiles, gnugo_program, profile_by_name, GtpProfile, SetupMethod, DEFAULT_MAX_ANSWER,
+    DEFAULT_TIMEOUT,
+};
+pub use wire::{exchange, Answer};
+use wire::{list_stones, read_answer, with_tail};
 
 /// A GTP engine behind [`Referee`]. See the module documentation.
 pub struct GtpEngine {
@@ -337,6 +156,7 @@ impl GtpEngine {
         }
     }
 
+    /// The profile the engine was started from.
     pub fn profile(&self) -> &GtpProfile {
         &self.profile
     }
@@ -1014,155 +834,9 @@ fn setup_sgf(rules: &Rules, setup: &Setup) -> String {
     sgf
 }
 
-/// Sends one GTP command with id `id` and reads its answer within `timeout`: `Ok(Ok(text))`
-/// for `=`, `Ok(Err(text))` for `?`, an error for a process that hangs, dies, answers more
-/// than `max_answer` bytes, or answers something that is not GTP (no `=`/`?`, another id).
-/// Shared by every GTP client here: the bridge behind `Referee` and the referee's players.
-pub fn exchange(
-    process: &mut EngineProcess,
-    id: u32,
-    command: &str,
-    timeout: Duration,
-    max_answer: usize,
-) -> Result<Answer, EngineError> {
-    send(process, id, command)?;
-    read_answer(process, id, command, timeout, max_answer)
-}
-
-/// Sends one GTP command with id `id`, without waiting for its answer.
-fn send(process: &mut EngineProcess, id: u32, command: &str) -> Result<(), EngineError> {
-    process
-        .send_line(&format!("{id} {command}"))
-        .map_err(|e| EngineError {
-            kind: e.kind,
-            message: format!("`{command}`: {}", e.message),
-        })
-}
-
-/// Reads the answer to the command sent with id `id`, within `timeout`; see [`exchange`].
-fn read_answer(
-    process: &mut EngineProcess,
-    id: u32,
-    command: &str,
-    timeout: Duration,
-    max_answer: usize,
-) -> Result<Answer, EngineError> {
-    let context = |e: EngineError| match e.kind {
-        ErrorKind::Timeout => {
-            let tail = process_tail(&e.message);
-            EngineError::timeout(format!(
-                "the engine did not answer `{command}` within {}{tail}",
-                show_duration(timeout)
-            ))
-        }
-        _ => EngineError {
-            kind: e.kind,
-            message: format!("`{command}`: {}", e.message),
-        },
-    };
-    // No deadline for a time limit too large to add to the clock.
-    let deadline = Instant::now().checked_add(timeout);
-    let mut total = 0usize;
-    let mut lines: Vec<String> = Vec::new();
-    loop {
-        let left = deadline.map_or(timeout, |d| d.saturating_duration_since(Instant::now()));
-        let budget = max_answer.saturating_sub(total);
-        let line = match process.read_line(left, budget) {
-            Ok(line) => line,
-            Err(e) => return Err(context(e)),
-        };
-        total += line.len() + 1;
-        if total > max_answer {
-            return Err(EngineError::protocol(with_tail(
-                format!("`{command}`: the answer is longer than {max_answer} bytes"),
-                process,
-            )));
-        }
-        if line.trim().is_empty() {
-            if lines.is_empty() {
-                continue; // blank lines before an answer are tolerated
-            }
-            break;
-        }
-        lines.push(line);
-    }
-    let first = &lines[0];
-    let (success, rest) = match first.chars().next() {
-        Some('=') => (true, &first[1..]),
-        Some('?') => (false, &first[1..]),
-        _ => {
-            let shown: String = first.chars().take(80).collect();
-            return Err(EngineError::protocol(with_tail(
-                format!("`{command}`: the answer does not start with `=` or `?`: `{shown}`"),
-                process,
-            )));
-        }
-    };
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(u64::from(id)) {
-        return Err(EngineError::protocol(with_tail(
-            format!(
-                "`{command}`: the answer carries the id {} instead of {id}",
-                &rest[..digits]
-            ),
-            process,
-        )));
-    }
-    let mut text = rest[digits..].trim().to_string();
-    for line in &lines[1..] {
-        text.push('\n');
-        text.push_str(line);
-    }
-    Ok(if success { Ok(text) } else { Err(text) })
-}
-
-/// The GTP command that lists one colour's stones.
-fn list_stones(color: Color) -> String {
-    format!("list_stones {}", color.name())
-}
-
-/// ` (stderr: ...)` from a process error message, to keep on a rewritten one.
-fn process_tail(message: &str) -> String {
-    message
-        .find(" (stderr: ")
-        .map_or(String::new(), |i| message[i..].to_string())
-}
-
-fn with_tail(message: String, process: &EngineProcess) -> String {
-    let tail = process.stderr_tail();
-    if tail.is_empty() {
-        message
-    } else {
-        format!("{message} (stderr: {tail})")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn profiles_have_distinct_names_and_known_axes() {
-        let profiles = gnugo_profiles();
-        assert_eq!(profiles.len(), 9);
-        let mut names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), 9);
-        for p in &profiles {
-            assert!(p.capabilities.unknown_axes().is_empty(), "{}", p.name);
-            assert!(!p.capabilities.observes(Observable::Reasons));
-            assert_eq!(
-                profile_by_name(&p.name).map(|q| q.args),
-                Some(p.args.clone())
-            );
-        }
-        let custom = profile_by_name("gtp:my-engine --level 3").unwrap();
-        assert_eq!(custom.program, "my-engine");
-        assert_eq!(custom.args, ["--level", "3"]);
-        assert!(profile_by_name("gtp:").is_none());
-        assert!(profile_by_name("gnugo-natural").is_none());
-    }
 
     #[test]
     fn the_setup_file_places_stones_from_the_top_left() {

@@ -173,7 +173,9 @@ impl EngineProcess {
     /// reader thread feeds a channel so the wait can time out.
     ///
     /// Errors: [`ErrorKind::Timeout`](crate::conformance::ErrorKind::Timeout) if no line
-    /// comes within `timeout`; `Crash` at the end of output (the engine exited or closed it);
+    /// comes within `timeout`, unless the main process has exited by then (`Crash`, although
+    /// a child still holds the output open); `Crash` at the end of output (the engine exited
+    /// or closed it);
     /// `Protocol` for a line longer than `max_len` bytes (at most [`HARD_LINE_LIMIT`]) or not
     /// UTF-8.
     pub fn read_line(&mut self, timeout: Duration, max_len: usize) -> Result<String, EngineError> {
@@ -183,11 +185,23 @@ impl EngineProcess {
         let item = match self.lines.recv_timeout(timeout) {
             Ok(item) => item,
             Err(RecvTimeoutError::Timeout) => {
+                // A child of the engine may hold standard output open after the main process
+                // died (a forking engine, a wrapper's background job): the output never ends,
+                // but the engine is gone, which is a crash and not a slow answer.
+                if self.leader_exited() {
+                    let why = format!(
+                        "no answer within {}, and the main process had exited while another \
+                         process kept its output open",
+                        show_duration(timeout)
+                    );
+                    self.ended = Some(why.clone());
+                    return Err(self.crash(&why));
+                }
                 return Err(EngineError::timeout(self.with_stderr(format!(
                     "the engine `{}` did not answer within {}",
                     self.program,
                     show_duration(timeout)
-                ))))
+                ))));
             }
             Err(RecvTimeoutError::Disconnected) => {
                 let why = "the engine closed its output".to_string();
@@ -561,38 +575,15 @@ mod tests {
     }
 }
 
-/// Splits a command line into words: white space separates, quotes group, `\` escapes.
-fn split_words(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            (q, '\\') if q != Some('\'') => match chars.next() {
-                Some(next) => word.get_or_insert_with(String::new).push(next),
-                None => return Err("the command line ends with a backslash".to_string()),
-            },
-            (None, c) if c.is_whitespace() => words.extend(word.take()),
-            (_, c) => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    if let Some(q) = quote {
-        return Err(format!("unclosed {q} in the command line"));
-    }
-    words.extend(word);
-    Ok(words)
-}
-
 /// Splits an engine's command line (`--engine gtp:...`, `jsonl:...`) into the program and its
-/// arguments, as a shell would without variables or globbing.
+/// arguments, as a POSIX shell would without variables or globbing (the `shlex` crate's
+/// reading: quotes, backslashes and `#` comments).
 pub fn split_command(line: &str) -> Result<(String, Vec<String>), String> {
-    let mut words = split_words(line)?.into_iter();
+    let mut words = shlex::split(line)
+        .ok_or_else(|| {
+            "a quote is not closed, or the command line ends with a backslash".to_string()
+        })?
+        .into_iter();
     let program = words
         .next()
         .ok_or_else(|| "the command line is empty".to_string())?;

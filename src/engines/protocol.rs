@@ -12,20 +12,23 @@
 //! The serde types are lenient (unknown fields are ignored, optional fields have defaults);
 //! the `decode` methods turn them into the crate's types and refuse anything contradictory
 //! (an unknown word, a vertex off the board, a legal verdict with a reason). The validators
-//! are the strict reading: every rule of the JSON Schema, unknown fields included, with every
-//! problem reported and not only the first.
+//! ([`validate`]) are the strict reading: the committed JSON Schema itself, unknown fields
+//! included, with every problem reported and not only the first.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::board::{Color, Point};
 use crate::conformance::{Capabilities, EngineInfo, EventKind, Observable, Observation};
-use crate::game::{Class, Event, Phase, Reason, Ruling, Setup, SetupHistory, Verdict};
+use crate::game::{Event, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Rules, AXES};
 use crate::scenario::Stones;
+
+mod validate;
+
+pub use validate::{validate_reply, validate_request};
 
 /// The version of the protocol this crate speaks. A `hello` with another number is refused.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -41,7 +44,10 @@ pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Request {
     /// The first message: the protocol version the harness speaks.
-    Hello { protocol: u32 },
+    Hello {
+        /// The version ([`PROTOCOL_VERSION`]).
+        protocol: u32,
+    },
     /// One trial.
     Run(RunRequest),
     /// The last message: the engine exits.
@@ -55,6 +61,7 @@ pub struct RunRequest {
     pub id: String,
     /// Every rules axis with its word (`"ko": "situational"`, `"komi": "7.5"`).
     pub rules: BTreeMap<String, String>,
+    /// The position the trial starts from.
     pub setup: WireSetup,
     /// The events in their scenario text form (`B D4`, `W pass`, `agree C3`, ...).
     pub events: Vec<String>,
@@ -68,7 +75,9 @@ pub struct RunRequest {
 /// A [`Setup`] on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireSetup {
+    /// Columns, 2 to 25.
     pub width: u8,
+    /// Rows, 2 to 25.
     pub height: u8,
     /// `[vertex, colour]` pairs: `[["D4", "B"], ["C3", "W"]]`.
     #[serde(default)]
@@ -81,6 +90,7 @@ pub struct WireSetup {
     /// `played` or `excluded`.
     #[serde(default = "played")]
     pub history: String,
+    /// Handicap stones stand where they were put even off the fixed points (a referee's record).
     #[serde(default)]
     pub handicap_as_placed: bool,
 }
@@ -107,16 +117,23 @@ pub enum Reply {
     Error(ErrorReply),
 }
 
+/// The engine's answer to `hello`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HelloReply {
+    /// The protocol version the engine speaks (must be [`PROTOCOL_VERSION`]).
     pub protocol: u32,
+    /// Who the engine is.
     pub engine: WireEngine,
+    /// What the engine plays under, observes, judges and takes.
     pub capabilities: WireCapabilities,
 }
 
+/// An engine's name and version, as reports show them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireEngine {
+    /// The engine's name (not empty).
     pub name: String,
+    /// Its version (may be empty).
     pub version: String,
 }
 
@@ -137,8 +154,10 @@ pub struct WireCapabilities {
     pub events: Option<Vec<String>>,
 }
 
+/// The engine's answer to `run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
+    /// The request's id.
     pub id: String,
     /// What the engine shows after the start, before any event.
     #[serde(default)]
@@ -147,16 +166,21 @@ pub struct RunResult {
     pub steps: Vec<WireStep>,
 }
 
+/// The engine's answer to a `run` it cannot play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
+    /// The request's id.
     pub id: String,
+    /// Why, for people (not empty).
     pub reason: String,
 }
 
+/// The engine's answer to a request it broke down on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorReply {
     /// The request's id; `null` when the request could not be read.
     pub id: Option<String>,
+    /// What went wrong, for people (not empty).
     pub message: String,
     /// Anything that helps to understand the error (free form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -170,17 +194,24 @@ pub struct ErrorReply {
 /// `ruling`); the words are those of [`Reason`], [`Class`] and [`Ruling`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireStep {
+    /// `legal`, `illegal`, `breach` or `ruled`.
     pub verdict: String,
+    /// Why an illegal move or a breach was refused: a word of [`Reason`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A breach's procedure class: a word of [`Class`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// A ruling's word: a word of [`Ruling`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruling: Option<String>,
+    /// The vertices a legal move captured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured: Option<Vec<String>>,
+    /// The vertices of the mover's own stones a legal move removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_captured: Option<Vec<String>>,
+    /// What the engine shows after the event.
     #[serde(default)]
     pub observation: WireObservation,
 }
@@ -191,11 +222,13 @@ pub struct WireObservation {
     /// `[vertex, colour]` pairs, in any order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Vec<(String, String)>>,
+    /// `B` or `W`: whose turn it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_move: Option<String>,
     /// `[black, white]`, pass stones included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prisoners: Option<[u32; 2]>,
+    /// A word of [`Phase`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
     /// SGF `RE` form: `B+3.5`, `W+R`, `0`.
@@ -466,6 +499,7 @@ impl WireObservation {
 }
 
 impl WireStep {
+    /// A verdict and the observation after it, with what `observe` asks for.
     pub fn encode(
         verdict: &Verdict,
         observation: &Observation,
@@ -565,6 +599,7 @@ impl WireStep {
 }
 
 impl WireCapabilities {
+    /// Capabilities in their wire shape.
     pub fn encode(capabilities: &Capabilities) -> WireCapabilities {
         WireCapabilities {
             axes: capabilities.axes.clone(),
@@ -631,6 +666,7 @@ impl WireCapabilities {
 }
 
 impl HelloReply {
+    /// The answer to `hello` for an engine with this identity and these capabilities.
     pub fn new(info: &EngineInfo, capabilities: &Capabilities) -> HelloReply {
         HelloReply {
             protocol: PROTOCOL_VERSION,
@@ -693,620 +729,11 @@ fn to_line<T: Serialize>(message: &T) -> String {
     })
 }
 
-// ---------------------------------------------------------------------------------------------
-// Validation: the rules of docs/protocol.schema.json, every problem at once.
-
-/// Checks one line from an engine against the protocol's schema (every field, every word,
-/// no unknown field), reporting every problem with its path, such as
-/// `steps[2].reason: unknown reason `kox``.
-pub fn validate_reply(line: &str) -> Result<(), Vec<String>> {
-    let mut v = Validator::default();
-    if let Some(message) = v.parse(line) {
-        match message.get("type").and_then(Value::as_str) {
-            Some("hello") => v.hello_reply(&message),
-            Some("result") => v.result(&message),
-            Some("skipped") => v.skipped(&message),
-            Some("error") => v.error(&message),
-            _ => v.bad_type(&message, &["hello", "result", "skipped", "error"]),
-        }
-    }
-    v.finish()
-}
-
-/// Checks one line from a harness against the protocol's schema.
-pub fn validate_request(line: &str) -> Result<(), Vec<String>> {
-    let mut v = Validator::default();
-    if let Some(message) = v.parse(line) {
-        match message.get("type").and_then(Value::as_str) {
-            Some("hello") => v.hello_request(&message),
-            Some("run") => v.run(&message),
-            Some("bye") => {
-                v.object("", &message, &["type"], &[]);
-            }
-            _ => v.bad_type(&message, &["hello", "run", "bye"]),
-        }
-    }
-    v.finish()
-}
-
-#[derive(Default)]
-struct Validator {
-    problems: Vec<String>,
-}
-
-/// A path inside a message: `steps[2].observation.board`.
-fn at(path: &str, key: impl fmt::Display) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-fn index(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
-}
-
-fn show(value: &Value) -> String {
-    let text = value.to_string();
-    if text.len() > 60 {
-        format!("{}...", text.chars().take(57).collect::<String>())
-    } else {
-        text
-    }
-}
-
-/// A vertex as the protocol writes it: a capital column letter A-Z without I, then a row
-/// number 1-25 without leading zeros (`^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` in the schema).
-pub fn is_vertex(text: &str) -> bool {
-    let mut chars = text.chars();
-    let Some(letter) = chars.next() else {
-        return false;
-    };
-    let digits = chars.as_str();
-    letter.is_ascii_uppercase()
-        && letter != 'I'
-        && !digits.starts_with('0')
-        && (1..=2).contains(&digits.len())
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && digits.parse::<u8>().is_ok_and(|n| (1..=25).contains(&n))
-}
-
-/// A result as the suite writes it: `0`, `B+R`, `W+3.5`, `B+12`
-/// (`^(0|[BW]\+(R|(0|[1-9][0-9]*)(\.5)?))$` in the schema).
-pub fn is_result(text: &str) -> bool {
-    if text == "0" {
-        return true;
-    }
-    let Some(rest) = text.strip_prefix("B+").or_else(|| text.strip_prefix("W+")) else {
-        return false;
-    };
-    rest == "R" || is_plain_number(rest.strip_suffix(".5").unwrap_or(rest))
-}
-
-/// `0` or a positive whole number without leading zeros.
-fn is_plain_number(text: &str) -> bool {
-    !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'))
-}
-
-/// A komi as the rules write it: `7.5`, `-0.5`, `6` (`^-?(0|[1-9][0-9]*)(\.5)?$`).
-pub fn is_komi(text: &str) -> bool {
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    is_plain_number(unsigned.strip_suffix(".5").unwrap_or(unsigned))
-}
-
-impl Validator {
-    fn fail(&mut self, path: &str, message: impl fmt::Display) {
-        let path = if path.is_empty() { "(message)" } else { path };
-        self.problems.push(format!("{path}: {message}"));
-    }
-
-    fn finish(self) -> Result<(), Vec<String>> {
-        if self.problems.is_empty() {
-            Ok(())
-        } else {
-            Err(self.problems)
-        }
-    }
-
-    fn parse(&mut self, line: &str) -> Option<Value> {
-        if line.len() > MAX_LINE_BYTES {
-            self.fail(
-                "",
-                format!("a line of {} bytes (at most {MAX_LINE_BYTES})", line.len()),
-            );
-            return None;
-        }
-        match serde_json::from_str::<Value>(line) {
-            Ok(value @ Value::Object(_)) => Some(value),
-            Ok(other) => {
-                self.fail("", format!("expected a JSON object, got {}", show(&other)));
-                None
-            }
-            Err(e) => {
-                self.fail("", format!("not JSON: {e}"));
-                None
-            }
-        }
-    }
-
-    fn bad_type(&mut self, message: &Value, allowed: &[&str]) {
-        match message.get("type") {
-            None => self.fail("type", "missing"),
-            Some(t) => self.fail(
-                "type",
-                format!("{} is not one of {}", show(t), allowed.join(", ")),
-            ),
-        }
-    }
-
-    /// The object at `path` with its required and optional keys; unknown keys and missing
-    /// required ones are reported.
-    fn object<'a>(
-        &mut self,
-        path: &str,
-        value: &'a Value,
-        required: &[&str],
-        optional: &[&str],
-    ) -> Option<&'a Map<String, Value>> {
-        let Some(map) = value.as_object() else {
-            self.fail(path, format!("expected an object, got {}", show(value)));
-            return None;
-        };
-        for key in required {
-            if !map.contains_key(*key) {
-                self.fail(&at(path, key), "missing");
-            }
-        }
-        for key in map.keys() {
-            if !required.contains(&key.as_str()) && !optional.contains(&key.as_str()) {
-                self.fail(&at(path, key), "unknown field");
-            }
-        }
-        Some(map)
-    }
-
-    fn string<'a>(&mut self, path: &str, value: &'a Value) -> Option<&'a str> {
-        let text = value.as_str();
-        if text.is_none() {
-            self.fail(path, format!("expected a string, got {}", show(value)));
-        }
-        text
-    }
-
-    fn nonempty_string(&mut self, path: &str, value: &Value) {
-        if self.string(path, value) == Some("") {
-            self.fail(path, "must not be empty");
-        }
-    }
-
-    fn protocol(&mut self, path: &str, value: &Value) {
-        if value.as_u64() != Some(u64::from(PROTOCOL_VERSION)) {
-            self.fail(
-                path,
-                format!(
-                    "this is version {PROTOCOL_VERSION} of the protocol, not {}",
-                    show(value)
-                ),
-            );
-        }
-    }
-
-    /// A word of a closed list; `parse` gives the error that lists the allowed words.
-    fn word<T>(&mut self, path: &str, value: &Value, parse: impl Fn(&str) -> Result<T, String>) {
-        if let Some(text) = self.string(path, value) {
-            if let Err(e) = parse(text) {
-                self.fail(path, e);
-            }
-        }
-    }
-
-    fn array<'a>(&mut self, path: &str, value: &'a Value) -> Option<&'a Vec<Value>> {
-        let items = value.as_array();
-        if items.is_none() {
-            self.fail(path, format!("expected an array, got {}", show(value)));
-        }
-        items
-    }
-
-    /// An array of words, each checked by `parse`, none given twice.
-    fn words<T>(&mut self, path: &str, value: &Value, parse: impl Fn(&str) -> Result<T, String>) {
-        let Some(items) = self.array(path, value) else {
-            return;
-        };
-        for (i, item) in items.iter().enumerate() {
-            self.word(&index(path, i), item, &parse);
-            if items[..i].contains(item) {
-                self.fail(&index(path, i), format!("{} is given twice", show(item)));
-            }
-        }
-    }
-
-    fn vertex(&mut self, path: &str, value: &Value) {
-        if let Some(text) = self.string(path, value) {
-            if !is_vertex(text) {
-                self.fail(
-                    path,
-                    format!("`{text}` is not a vertex: a capital column letter A-Z without I and a row 1-25, like D4"),
-                );
-            }
-        }
-    }
-
-    fn vertices(&mut self, path: &str, value: &Value) {
-        if let Some(items) = self.array(path, value) {
-            for (i, item) in items.iter().enumerate() {
-                self.vertex(&index(path, i), item);
-            }
-        }
-    }
-
-    fn color(&mut self, path: &str, value: &Value) {
-        self.word(path, value, |t| decode_color(t).map(|_| ()));
-    }
-
-    /// `[vertex, colour]` pairs, no point given twice.
-    fn stones(&mut self, path: &str, value: &Value) {
-        let Some(items) = self.array(path, value) else {
-            return;
-        };
-        let mut seen = BTreeSet::new();
-        for (i, item) in items.iter().enumerate() {
-            let path = index(path, i);
-            match item.as_array().map(Vec::as_slice) {
-                Some([vertex, color]) => {
-                    self.vertex(&index(&path, 0), vertex);
-                    self.color(&index(&path, 1), color);
-                    if let Some(v) = vertex.as_str() {
-                        if !seen.insert(v) {
-                            self.fail(&path, format!("the point {v} is given twice"));
-                        }
-                    }
-                }
-                _ => self.fail(
-                    &path,
-                    format!(
-                        "expected a [vertex, colour] pair like [\"D4\", \"B\"], got {}",
-                        show(item)
-                    ),
-                ),
-            }
-        }
-    }
-
-    fn count(&mut self, path: &str, value: &Value) {
-        if value.as_u64().is_none_or(|n| n > u64::from(u32::MAX)) {
-            self.fail(
-                path,
-                format!("expected a whole number 0 or more, got {}", show(value)),
-            );
-        }
-    }
-
-    /// `[black, white]`, each checked by `item`.
-    fn pair(&mut self, path: &str, value: &Value, item: fn(&mut Validator, &str, &Value)) {
-        match value.as_array().map(Vec::as_slice) {
-            Some([b, w]) => {
-                item(self, &index(path, 0), b);
-                item(self, &index(path, 1), w);
-            }
-            _ => self.fail(
-                path,
-                format!("expected a [black, white] pair, got {}", show(value)),
-            ),
-        }
-    }
-
-    fn points(&mut self, path: &str, value: &Value) {
-        if value.as_f64().and_then(points_from_f64).is_none() {
-            self.fail(
-                path,
-                format!(
-                    "expected a whole or half number of points, got {}",
-                    show(value)
-                ),
-            );
-        }
-    }
-
-    fn axis_value(&mut self, path: &str, axis: &str, value: &Value) {
-        let Some(text) = self.string(path, value) else {
-            return;
-        };
-        if let Err(e) = Rules::default().set(axis, text) {
-            self.fail(path, e);
-        } else if (axis == "komi" || axis == "handicap-komi") && !is_komi(text) {
-            self.fail(
-                path,
-                format!("write a komi like 7.5, 6 or -0.5, not `{text}`"),
-            );
-        }
-    }
-
-    fn hello_request(&mut self, message: &Value) {
-        if let Some(map) = self.object("", message, &["type", "protocol"], &[]) {
-            if let Some(p) = map.get("protocol") {
-                self.protocol("protocol", p);
-            }
-        }
-    }
-
-    fn run(&mut self, message: &Value) {
-        let Some(map) = self.object(
-            "",
-            message,
-            &["type", "id", "rules", "setup", "events", "observe"],
-            &[],
-        ) else {
-            return;
-        };
-        if let Some(id) = map.get("id") {
-            self.string("id", id);
-        }
-        if let Some(rules) = map.get("rules") {
-            if let Some(rules) = self.object("rules", rules, AXES, &[]) {
-                for (axis, value) in rules {
-                    if AXES.contains(&axis.as_str()) {
-                        self.axis_value(&at("rules", axis), axis, value);
-                    }
-                }
-            }
-        }
-        if let Some(setup) = map.get("setup") {
-            self.setup(setup);
-        }
-        if let Some(events) = map.get("events") {
-            if let Some(items) = self.array("events", events) {
-                for (i, item) in items.iter().enumerate() {
-                    self.nonempty_string(&index("events", i), item);
-                }
-            }
-        }
-        if let Some(observe) = map.get("observe") {
-            self.words("observe", observe, |w| {
-                Observable::from_word(w).ok_or_else(|| format!("unknown observation `{w}`"))
-            });
-        }
-    }
-
-    fn setup(&mut self, value: &Value) {
-        let fields = [
-            "width",
-            "height",
-            "stones",
-            "handicap",
-            "to_move",
-            "history",
-            "handicap_as_placed",
-        ];
-        let Some(map) = self.object("setup", value, &fields, &[]) else {
-            return;
-        };
-        for side in ["width", "height"] {
-            if let Some(n) = map.get(side) {
-                if n.as_u64().is_none_or(|n| !(2..=25).contains(&n)) {
-                    self.fail(
-                        &at("setup", side),
-                        format!("expected a whole number from 2 to 25, got {}", show(n)),
-                    );
-                }
-            }
-        }
-        if let Some(stones) = map.get("stones") {
-            self.stones("setup.stones", stones);
-        }
-        if let Some(handicap) = map.get("handicap") {
-            self.vertices("setup.handicap", handicap);
-        }
-        if let Some(c) = map.get("to_move") {
-            self.color("setup.to_move", c);
-        }
-        if let Some(h) = map.get("history") {
-            self.word("setup.history", h, |t| match t {
-                "played" | "excluded" => Ok(()),
-                other => Err(format!(
-                    "unknown history `{other}`; expected played or excluded"
-                )),
-            });
-        }
-        if let Some(b) = map.get("handicap_as_placed") {
-            if !b.is_boolean() {
-                self.fail(
-                    "setup.handicap_as_placed",
-                    format!("expected true or false, got {}", show(b)),
-                );
-            }
-        }
-    }
-
-    fn hello_reply(&mut self, message: &Value) {
-        let Some(map) = self.object(
-            "",
-            message,
-            &["type", "protocol", "engine", "capabilities"],
-            &[],
-        ) else {
-            return;
-        };
-        if let Some(p) = map.get("protocol") {
-            self.protocol("protocol", p);
-        }
-        if let Some(engine) = map.get("engine") {
-            if let Some(engine) = self.object("engine", engine, &["name", "version"], &[]) {
-                if let Some(name) = engine.get("name") {
-                    self.nonempty_string("engine.name", name);
-                }
-                if let Some(version) = engine.get("version") {
-                    self.string("engine.version", version);
-                }
-            }
-        }
-        if let Some(caps) = map.get("capabilities") {
-            self.capabilities(caps);
-        }
-    }
-
-    fn capabilities(&mut self, value: &Value) {
-        let Some(map) = self.object(
-            "capabilities",
-            value,
-            &["observes"],
-            &["axes", "judges", "events"],
-        ) else {
-            return;
-        };
-        if let Some(axes) = map.get("axes") {
-            if let Some(axes) = self.object("capabilities.axes", axes, &[], AXES) {
-                for (axis, values) in axes {
-                    if !AXES.contains(&axis.as_str()) {
-                        continue;
-                    }
-                    let path = at("capabilities.axes", axis);
-                    if let Some(items) = self.array(&path, values) {
-                        for (i, item) in items.iter().enumerate() {
-                            self.axis_value(&index(&path, i), axis, item);
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(observes) = map.get("observes") {
-            self.words("capabilities.observes", observes, |w| {
-                Observable::from_word(w).ok_or_else(|| format!("unknown observation `{w}`"))
-            });
-        }
-        if let Some(judges) = map.get("judges").filter(|v| !v.is_null()) {
-            self.words("capabilities.judges", judges, str::parse::<Reason>);
-        }
-        if let Some(events) = map.get("events").filter(|v| !v.is_null()) {
-            self.words("capabilities.events", events, |w| {
-                EventKind::ALL
-                    .iter()
-                    .find(|k| k.word() == w)
-                    .ok_or_else(|| format!("unknown kind of event `{w}`"))
-            });
-        }
-    }
-
-    fn result(&mut self, message: &Value) {
-        let Some(map) = self.object("", message, &["type", "id", "initial", "steps"], &[]) else {
-            return;
-        };
-        if let Some(id) = map.get("id") {
-            self.string("id", id);
-        }
-        if let Some(initial) = map.get("initial") {
-            self.observation("initial", initial);
-        }
-        if let Some(steps) = map.get("steps") {
-            if let Some(items) = self.array("steps", steps) {
-                for (i, step) in items.iter().enumerate() {
-                    self.step(&index("steps", i), step);
-                }
-            }
-        }
-    }
-
-    fn step(&mut self, path: &str, value: &Value) {
-        let verdict = value.get("verdict").and_then(Value::as_str);
-        let (required, optional): (&[&str], &[&str]) = match verdict {
-            Some("legal") => (&["verdict", "observation"], &["captured", "self_captured"]),
-            Some("illegal") => (&["verdict", "reason", "observation"], &[]),
-            Some("breach") => (&["verdict", "reason", "class", "observation"], &[]),
-            Some("ruled") => (&["verdict", "ruling", "observation"], &[]),
-            _ => {
-                match value.get("verdict") {
-                    None if value.is_object() => self.fail(&at(path, "verdict"), "missing"),
-                    None => self.fail(path, format!("expected an object, got {}", show(value))),
-                    Some(v) => self.fail(
-                        &at(path, "verdict"),
-                        format!("{} is not one of legal, illegal, breach, ruled", show(v)),
-                    ),
-                }
-                return;
-            }
-        };
-        let Some(map) = self.object(path, value, required, optional) else {
-            return;
-        };
-        for (key, field) in map {
-            let here = at(path, key);
-            match key.as_str() {
-                "reason" => self.word(&here, field, str::parse::<Reason>),
-                "class" => self.word(&here, field, str::parse::<Class>),
-                "ruling" => self.word(&here, field, str::parse::<Ruling>),
-                "captured" | "self_captured" => self.vertices(&here, field),
-                "observation" => self.observation(&here, field),
-                _ => {}
-            }
-        }
-    }
-
-    fn observation(&mut self, path: &str, value: &Value) {
-        let fields = [
-            "board",
-            "to_move",
-            "prisoners",
-            "phase",
-            "result",
-            "score",
-            "warnings",
-        ];
-        let Some(map) = self.object(path, value, &[], &fields) else {
-            return;
-        };
-        for (key, field) in map {
-            let here = at(path, key);
-            match key.as_str() {
-                "board" => self.stones(&here, field),
-                "to_move" => self.color(&here, field),
-                "prisoners" | "warnings" => self.pair(&here, field, Validator::count),
-                "phase" => self.word(&here, field, str::parse::<Phase>),
-                "result" => {
-                    if let Some(text) = self.string(&here, field) {
-                        if !is_result(text) {
-                            self.fail(
-                                &here,
-                                format!("`{text}` is not a result like B+3.5, W+R or 0"),
-                            );
-                        }
-                    }
-                }
-                "score" => self.pair(&here, field, Validator::points),
-                _ => {}
-            }
-        }
-    }
-
-    fn skipped(&mut self, message: &Value) {
-        if let Some(map) = self.object("", message, &["type", "id", "reason"], &[]) {
-            if let Some(id) = map.get("id") {
-                self.string("id", id);
-            }
-            if let Some(reason) = map.get("reason") {
-                self.nonempty_string("reason", reason);
-            }
-        }
-    }
-
-    fn error(&mut self, message: &Value) {
-        if let Some(map) = self.object("", message, &["type", "id", "message"], &["context"]) {
-            if let Some(id) = map.get("id").filter(|v| !v.is_null()) {
-                self.string("id", id);
-            }
-            if let Some(text) = map.get("message") {
-                self.nonempty_string("message", text);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Move;
+    use crate::game::{Class, Ruling};
 
     fn p(v: &str) -> Point {
         Point::parse_gtp(v, 19, 19).unwrap()
@@ -1449,27 +876,5 @@ mod tests {
             assert!(text.contains(needle), "{needle} in\n{text}");
         }
         assert_eq!(problems.len(), 5, "{text}");
-    }
-
-    #[test]
-    fn vertices_results_and_komi_have_one_spelling() {
-        for v in ["A1", "H8", "J9", "T19", "Z25", "Z1"] {
-            assert!(is_vertex(v), "{v}");
-        }
-        for v in ["I1", "a1", "A0", "A26", "A01", "A", "1A", "AA1", ""] {
-            assert!(!is_vertex(v), "{v}");
-        }
-        for r in ["0", "B+R", "W+0", "W+0.5", "B+12", "B+120.5"] {
-            assert!(is_result(r), "{r}");
-        }
-        for r in ["", "B+", "B+01", "B+3.0", "X+1", "B+r", "W+.5"] {
-            assert!(!is_result(r), "{r}");
-        }
-        for k in ["0", "7.5", "-0.5", "6", "-3"] {
-            assert!(is_komi(k), "{k}");
-        }
-        for k in ["7.50", "+7", "07", "7.", "", "-"] {
-            assert!(!is_komi(k), "{k}");
-        }
     }
 }

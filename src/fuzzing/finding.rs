@@ -28,6 +28,7 @@ pub struct Provenance {
     pub engine: String,
     /// The engine's own name and version.
     pub engine_version: String,
+    /// The seed of the run (`goconform fuzz --seed`).
     pub seed: u64,
     /// The game of the run (0-based) that diverged.
     pub game: u64,

@@ -37,19 +37,24 @@ pub const MAX_SIDE: u8 = 9;
 /// [`GameInput::realise`] reduces modulo what is allowed, so any value is meaningful.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameInput {
+    /// A choice of the board's width.
     pub width: u8,
+    /// A choice of the board's height.
     pub height: u8,
     /// Most engines (every GTP one) play only square boards: a square board unless this is
     /// 0 modulo 4.
     pub shape: u8,
     /// One choice per axis of [`AXES`], in that order.
     pub axes: [u8; 13],
+    /// White moves first from the set-up.
     pub white_first: bool,
+    /// The set-up position is left out of the repetition history.
     pub history_excluded: bool,
     /// Set-up stones: a point index and whether the stone is white.
     pub stones: Vec<(u8, bool)>,
     /// A handicap of `handicap % 5` stones where that is 2 or more.
     pub handicap: u8,
+    /// The events, each a choice made concrete when it is played.
     pub events: Vec<EventChoice>,
 }
 
@@ -63,12 +68,14 @@ pub enum EventChoice {
     PlayAnywhere(u8),
     /// The player not to move plays on the n-th empty point.
     OutOfTurn(u8),
+    /// The player to move passes.
     Pass,
     /// A dispute; the colour named (`Some(true)`: white), or none.
     Dispute(Option<bool>),
     /// An agreement that the strings through the n-th stones on the board are dead (now and
     /// then a point of the board that may be empty).
     Agree(u8, u8),
+    /// A resignation, by White if `true`, else by Black.
     Resign(bool),
     /// A referee's record: the player to move plays on the n-th point although the rules may
     /// forbid it.
@@ -143,8 +150,11 @@ impl<'a> Arbitrary<'a> for EventChoice {
 /// A concrete game: rules, a set-up the reference starts from, and events.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Case {
+    /// The rules the game is played under.
     pub rules: Rules,
+    /// The position it starts from.
     pub setup: Setup,
+    /// The events, in order.
     pub events: Vec<Event>,
     /// For each event, whether its colour was "the player to move" when it was generated:
     /// minimising recolours these after removing events, so that a shorter game is still

@@ -19,7 +19,9 @@ use crate::rules::Rules;
 /// optional mirror image. On an oblong board only those that keep width and height apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Symmetry {
+    /// Mirror the board left to right first.
     pub mirror: bool,
+    /// Then turn it this many quarter turns (0 to 3).
     pub quarter: u8,
 }
 
@@ -136,6 +138,7 @@ pub struct Symmetric {
 }
 
 impl Symmetric {
+    /// The reference seen through `symmetry`, before any trial.
     pub fn new(symmetry: Symmetry) -> Symmetric {
         Symmetric {
             symmetry,

@@ -18,6 +18,11 @@ use std::io;
 use std::process::{Child, Command, ExitStatus};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+#[cfg(unix)]
+use rustix::io::Errno;
+#[cfg(unix)]
+use rustix::process::{self, Pid, Signal, WaitId, WaitIdOptions};
+
 /// The registry: the pids of the leaders of the engine groups not yet killed and reaped, and
 /// whether goconform adopts orphans (and so must reap them).
 struct Registry {
@@ -71,15 +76,19 @@ pub(super) fn kill_and_reap(child: &mut Child) -> io::Result<ExitStatus> {
     status
 }
 
-/// Sends SIGKILL to the process group led by `leader`.
+/// The pid `pid` as the system calls take it (`None` for 0 or one past `i32::MAX`, which no
+/// child has).
+#[cfg(unix)]
+fn pid_of(pid: u32) -> Option<Pid> {
+    i32::try_from(pid).ok().and_then(Pid::from_raw)
+}
+
+/// Sends SIGKILL to the process group led by `leader`. The callers hold the registry lock
+/// and have not reaped the leader, so the group id is the engine's (see above).
 #[cfg(unix)]
 fn kill_group(leader: u32) {
-    if let Ok(pid) = libc::pid_t::try_from(leader) {
-        // SAFETY: sends a signal; no memory is involved. The callers hold the registry lock
-        // and have not reaped the leader, so the group id is the engine's (see above).
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+    if let Some(pid) = pid_of(leader) {
+        let _ = process::kill_process_group(pid, Signal::KILL);
     }
 }
 
@@ -90,17 +99,15 @@ fn kill_group(_leader: u32) {}
 /// zombie keeps its pid, and so its group id, reserved until the owner of its `Child` reaps it.
 #[cfg(unix)]
 pub(super) fn exited(pid: u32) -> bool {
-    let pid = libc::id_t::from(pid);
-    // SAFETY: `info` is a zeroed local that waitid writes; WNOWAIT leaves the child waitable.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let options = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        if libc::waitid(libc::P_PID, pid, &mut info, options) == -1 {
-            // ECHILD: not a child of ours (any more), so not running as our engine.
-            return io::Error::last_os_error().kind() != io::ErrorKind::Interrupted;
-        }
-        // With WNOHANG and no exit to report, waitid leaves the zeroed fields alone.
-        info.si_signo != 0
+    let Some(pid) = pid_of(pid) else {
+        return true;
+    };
+    // WNOWAIT leaves the child waitable; WNOHANG answers `None` while it runs.
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    match process::waitid(WaitId::Pid(pid), options) {
+        Ok(status) => status.is_some(),
+        // ECHILD: not a child of ours (any more), so not running as our engine.
+        Err(e) => e != Errno::INTR,
     }
 }
 
@@ -155,34 +162,31 @@ pub fn adopt_orphans() -> io::Result<()> {
 /// break one of them.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn sweep_orphans(leaders: &[u32]) {
+    use rustix::process::WaitOptions;
     const ROUNDS: usize = 64;
     for _ in 0..ROUNDS {
-        let strays: Vec<libc::pid_t> = children()
+        let strays: Vec<i32> = children()
             .into_iter()
             .filter(|pid| !u32::try_from(*pid).is_ok_and(|p| leaders.contains(&p)))
             .collect();
         if strays.is_empty() {
             return;
         }
+        let strays: Vec<Pid> = strays.into_iter().filter_map(Pid::from_raw).collect();
+        // Each is a child of this process that no one else waits for (it is not an engine
+        // leader, and the registry lock keeps engines from being spawned), so it is not
+        // reaped and its pid is still its own.
         for &pid in &strays {
-            // SAFETY: signals a child of this process that no one else waits for (it is not
-            // an engine leader, and the registry lock keeps engines from being spawned), so it
-            // is not reaped and its pid is still its own; no memory is involved.
-            unsafe {
-                if libc::getpgid(pid) == pid {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
-                libc::kill(pid, libc::SIGKILL);
+            if process::getpgid(Some(pid)) == Ok(pid) {
+                let _ = process::kill_process_group(pid, Signal::KILL);
             }
+            let _ = process::kill_process(pid, Signal::KILL);
         }
         for &pid in &strays {
-            // SAFETY: waits for that child; a null status pointer is allowed.
-            unsafe {
-                while libc::waitpid(pid, std::ptr::null_mut(), 0) == -1
-                    && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-                {
-                }
-            }
+            while matches!(
+                process::waitpid(Some(pid), WaitOptions::empty()),
+                Err(Errno::INTR)
+            ) {}
         }
     }
 }
@@ -203,7 +207,7 @@ fn children_listed() -> bool {
 /// The children of this process: each thread's own list in `/proc/self/task/*/children`
 /// (children belong to the thread that forked them, and adopted orphans to one of them).
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn children() -> Vec<libc::pid_t> {
+fn children() -> Vec<i32> {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return Vec::new();
     };
@@ -212,7 +216,7 @@ fn children() -> Vec<libc::pid_t> {
         if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
             pids.extend(
                 list.split_whitespace()
-                    .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                    .filter_map(|p| p.parse::<i32>().ok()),
             );
         }
     }
@@ -298,10 +302,8 @@ mod imp {
         if !super::children_listed() {
             return Ok(());
         }
-        // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag and touches no memory.
-        if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == -1 {
-            return Err(io::Error::last_os_error());
-        }
+        // The flag is any pid that is not 0; ours is at hand.
+        rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
         registry().adopting = true;
         Ok(())
     }
