@@ -508,15 +508,12 @@ fn pair(p: Option<[u32; 2]>) -> String {
     shown(p.map(|[b, w]| format!("B {b}, W {w}")))
 }
 
+/// The first point where two observed boards differ, when both sides showed one.
 fn first_difference(
     l: &Option<Vec<(Point, Color)>>,
     r: &Option<Vec<(Point, Color)>>,
 ) -> Option<Point> {
-    let (l, r) = (l.as_ref()?, r.as_ref()?);
-    let at = |s: &Vec<(Point, Color)>, p: Point| s.iter().find(|(q, _)| *q == p).map(|(_, c)| *c);
-    let mut points: Vec<Point> = l.iter().chain(r).map(|(p, _)| *p).collect();
-    points.sort_by_key(|p| (std::cmp::Reverse(p.row), p.col));
-    points.into_iter().find(|&p| at(l, p) != at(r, p))
+    super::runner::first_difference(l.as_ref()?, r.as_ref()?)
 }
 
 #[cfg(test)]

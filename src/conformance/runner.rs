@@ -543,12 +543,13 @@ pub fn stones_diagram(stones: &Stones, width: u8, height: u8) -> String {
     out
 }
 
-fn first_difference(a: &Stones, b: &Stones, width: u8, height: u8) -> Option<Point> {
+/// The first point, in reading order (top row first, left to right), where two lists of
+/// stones differ: what a report names under two boards. Points in neither list agree.
+pub(crate) fn first_difference(a: &Stones, b: &Stones) -> Option<Point> {
     let at = |s: &Stones, p: Point| s.iter().find(|(q, _)| *q == p).map(|(_, c)| *c);
-    (0..height)
-        .rev()
-        .flat_map(|row| (0..width).map(move |col| Point::new(col, row)))
-        .find(|&p| at(a, p) != at(b, p))
+    let mut points: Vec<Point> = a.iter().chain(b).map(|(p, _)| *p).collect();
+    points.sort_by_key(|p| (std::cmp::Reverse(p.row), p.col));
+    points.into_iter().find(|&p| at(a, p) != at(b, p))
 }
 
 /// What an implementation shows for an observation it declared but did not give: wrong, not
@@ -668,7 +669,7 @@ impl Judge<'_> {
                 match &seen.stones {
                     None => Some((stones_diagram(&expected, w, h), MISSING.to_string())),
                     Some(actual) if *actual != expected => {
-                        *first = first_difference(&expected, actual, w, h);
+                        *first = first_difference(&expected, actual);
                         Some((
                             stones_diagram(&expected, w, h),
                             stones_diagram(actual, w, h),
