@@ -1,25 +1,38 @@
-//! Speed of the reference executor, and of the `goban` crate as a peer.
+//! Speed of the reference executor, beside the `goban` crate as a peer and a tight playout
+//! loop as a ceiling.
 //!
-//! Run with `cargo bench --bench play` (about a minute; `-- --quick` is shorter still, and a
-//! filter such as `-- random_play_19x19` runs one group).
+//! Run with `cargo bench --bench play` (a few minutes; `-- --quick` is shorter, and a filter
+//! such as `-- random_play_19x19` runs one group; the ratio table runs when no filter is
+//! given or the filter names `ratios`).
 //!
+//! 0. `ratios`: a table of moves per second of ours, the ceiling and `goban`, with the ratios
+//!    ours/goban and ours/ceiling, for 9x9 and 19x19 under simple ko and situational
+//!    superko. The three take turns batch by batch and each keeps its fastest batch, so the
+//!    ratios hold on a machine whose load changes during the run.
 //! 1. `random_play_9x9` and `random_play_19x19`: random legal play from an empty board under
 //!    each ko rule, suicide forbidden, pass stones on. Each turn a uniformly random candidate
 //!    is drawn from the empty points with a fixed-seed PRNG; a candidate found illegal is
 //!    dropped for that turn; with no candidate left the player passes. A game stops after two
 //!    consecutive passes or at a cap of three times the board area (passes count as moves).
 //!    Throughput is in moves: the games are the same on every iteration, so their length is
-//!    counted once up front.
+//!    counted once up front. Ours judges each candidate once (`Game::judge_play`, whose
+//!    judgement is played without a second look).
 //! 2. `check_play_19x19`: `Game::check_play` on every empty point of one mid-game 19x19
 //!    position, for each ko rule. Throughput is in checks, so the time of one check is the
 //!    reciprocal of the rate criterion prints.
-//! 3. The peer, in `random_play_19x19` next to ours: the same random play through
+//! 3. The peer, next to ours in both random-play groups: the same random play through
 //!    `goban` 0.20 with its own legality check (`Game::check_point`). Its `JAPANESE` preset
 //!    forbids suicide and the immediate recapture of one stone (our `simple`); its `CHINESE`
 //!    preset adds a positional superko check that `goban` makes only for plays that capture
 //!    (it never consults the history for a non-capturing play), so it is weaker than our
 //!    `positional`, which it resembles most.
-//! 4. The whole conformance suite through the reference, in trials per second.
+//! 4. The ceiling (`Tight`), next to ours in both random-play groups under simple ko and
+//!    situational superko: a minimal board written for speed here, which trusts 64-bit hashes
+//!    where the reference compares whole positions. Before it is timed, 20 games per size and
+//!    ko rule are played with it and the reference in step, every point judged by both before
+//!    every move and the boards compared after it (`verify_ceiling`), so it is known to allow
+//!    exactly the plays the reference allows on those games.
+//! 5. The whole conformance suite through the reference, in trials per second.
 
 use std::hint::black_box;
 use std::time::Duration;
