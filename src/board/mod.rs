@@ -42,7 +42,9 @@ fn color_of(cell: u8) -> Option<Color> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a board must be between {MIN_SIDE}x{MIN_SIDE} and {MAX_SIDE}x{MAX_SIDE}; {width}x{height} is not")]
 pub struct SizeError {
+    /// The width asked for.
     pub width: u32,
+    /// The height asked for.
     pub height: u32,
 }
 
@@ -64,7 +66,9 @@ pub struct PlayPreview {
 /// What a play did: how many stones each side lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Removal {
+    /// Opposing stones removed.
     pub captured: u32,
+    /// The mover's own stones removed (only where the rules allow self-capture).
     pub self_captured: u32,
 }
 
@@ -82,6 +86,11 @@ pub struct Board {
     string_hash: Vec<u64>,
     hash: u64,
     stones: [u32; 2],
+    /// The stones again as two bit planes over the padded indices, Black's words then
+    /// White's: the compact form of a whole position that snapshots copy and compare.
+    planes: Vec<u64>,
+    /// Words in one plane.
+    plane_words: usize,
 }
 
 impl Board {
@@ -101,10 +110,13 @@ impl Board {
                 cells[(usize::from(row) + 1) * stride + usize::from(col) + 1] = EMPTY;
             }
         }
+        let plane_words = len.div_ceil(64);
         Ok(Board {
             width,
             height,
             stride,
+            planes: vec![0; 2 * plane_words],
+            plane_words,
             cells,
             head: vec![0; len],
             next: vec![0; len],
@@ -116,10 +128,12 @@ impl Board {
         })
     }
 
+    /// Columns of the board.
     pub fn width(&self) -> u8 {
         self.width
     }
 
+    /// Rows of the board.
     pub fn height(&self) -> u8 {
         self.height
     }
@@ -236,6 +250,26 @@ impl Board {
             }
         }
         libs.len()
+    }
+
+    /// Whether the empty point `p` has an empty neighbour: a play there keeps a liberty
+    /// whatever it captures, so it is no suicide and not the shape of a basic ko. This is all
+    /// a legality check needs when no hash is looked up. `None` if `p` is occupied or off
+    /// the board.
+    #[inline]
+    pub fn touches_empty(&self, p: Point) -> Option<bool> {
+        if !self.contains(p) {
+            return None;
+        }
+        let index = self.index(p);
+        if self.cells[index] != EMPTY {
+            return None;
+        }
+        Some(
+            self.neighbours(index)
+                .iter()
+                .any(|&n| self.cells[n] == EMPTY),
+        )
     }
 
     /// What playing `color` at the empty point `p` would do, without doing it.
@@ -373,6 +407,7 @@ impl Board {
         self.string_hash[index] = key;
         self.hash ^= key;
         self.stones[color.index()] += 1;
+        self.planes[color.index() * self.plane_words + index / 64] |= 1 << (index % 64);
         let mut libs = 0;
         for n in self.neighbours(index) {
             match self.cells[n] {
@@ -418,10 +453,12 @@ impl Board {
 
     fn remove_string(&mut self, head: usize, removed: &mut Vec<Point>) -> u32 {
         let color = color_of(self.cells[head]).expect("a string head holds a stone");
+        let plane = color.index() * self.plane_words;
         let first = removed.len();
         let mut s = head;
         loop {
             self.cells[s] = EMPTY;
+            self.planes[plane + s / 64] &= !(1 << (s % 64));
             removed.push(self.point_of(s));
             s = usize::from(self.next[s]);
             if s == head {
@@ -444,21 +481,17 @@ impl Board {
         count
     }
 
-    /// Appends the stones of the board, one byte a point (border included, so that it is one
-    /// contiguous copy), to `out`: a compact snapshot for comparing whole positions when hashes
-    /// match. Every snapshot of a board is [`Board::snapshot_len`] bytes long.
-    pub fn write_snapshot(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.cells);
+    /// The stones of the board as two bit planes (one bit a point for each colour, Black's
+    /// words first, border included so that a point's bit is its padded index): the compact
+    /// form of a whole position for snapshots and for comparing positions when hashes match.
+    /// Every snapshot of a board has the same length.
+    pub fn snapshot(&self) -> &[u64] {
+        &self.planes
     }
 
-    /// The length of every snapshot of this board.
-    pub fn snapshot_len(&self) -> usize {
-        self.cells.len()
-    }
-
-    /// True if `snapshot` (as written by [`Board::write_snapshot`]) shows this position.
-    pub fn matches_snapshot(&self, snapshot: &[u8]) -> bool {
-        self.cells[..] == snapshot[..]
+    /// True if `snapshot` (as given by [`Board::snapshot`]) shows this position.
+    pub fn matches_snapshot(&self, snapshot: &[u64]) -> bool {
+        self.planes[..] == snapshot[..]
     }
 
     /// The hash recomputed from scratch; equals [`Board::hash`] on every reachable board.
@@ -624,12 +657,52 @@ mod tests {
     #[test]
     fn snapshots_compare_whole_positions() {
         let mut b = Board::new(7, 5).unwrap();
-        let mut snap = Vec::new();
-        b.write_snapshot(&mut snap);
+        let snap = b.snapshot().to_vec();
         assert!(b.matches_snapshot(&snap));
         play(&mut b, Color::Black, "G5");
         assert!(!b.matches_snapshot(&snap));
         assert_eq!(b.diagram().lines().next(), Some(". . . . . . X"));
+    }
+
+    #[test]
+    fn snapshots_follow_captures_and_agree_with_the_stones() {
+        // A capture on a 19x19 board clears bits in the second word of a plane; the snapshot
+        // after it equals that of a board set up with the same stones, and no other.
+        let mut b = Board::new(19, 19).unwrap();
+        for (c, v) in [
+            (Color::White, "K10"),
+            (Color::Black, "J10"),
+            (Color::Black, "L10"),
+            (Color::Black, "K11"),
+            (Color::Black, "K9"),
+        ] {
+            play(&mut b, c, v);
+        }
+        assert_eq!(b.get(pt("K10", &b)), None);
+        let mut fresh = Board::new(19, 19).unwrap();
+        for (p, c) in b.stones() {
+            fresh.set_stone(c, p);
+        }
+        assert!(b.matches_snapshot(fresh.snapshot()));
+        fresh.set_stone(Color::White, pt("K10", &b));
+        assert!(!b.matches_snapshot(fresh.snapshot()));
+        // The same points with the colours swapped are another position.
+        let mut swapped = Board::new(19, 19).unwrap();
+        for (p, c) in b.stones() {
+            swapped.set_stone(c.opponent(), p);
+        }
+        assert!(!b.matches_snapshot(swapped.snapshot()));
+    }
+
+    #[test]
+    fn touches_empty_reads_the_neighbours() {
+        let mut b = Board::new(5, 5).unwrap();
+        b.set_stone(Color::Black, pt("B1", &b));
+        assert_eq!(b.touches_empty(pt("A1", &b)), Some(true));
+        assert_eq!(b.touches_empty(pt("B1", &b)), None);
+        b.set_stone(Color::White, pt("A2", &b));
+        assert_eq!(b.touches_empty(pt("A1", &b)), Some(false));
+        assert_eq!(b.touches_empty(Point::new(5, 0)), None);
     }
 
     #[test]

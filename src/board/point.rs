@@ -18,7 +18,9 @@ const COLUMNS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 /// A player, or the colour of a stone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// The first player (without handicap stones).
     Black,
+    /// The second player.
     White,
 }
 
@@ -82,7 +84,9 @@ impl fmt::Display for Color {
 /// An intersection: column and row counted from 0 at the bottom-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
+    /// Column, 0 at the left (GTP letter A).
     pub col: u8,
+    /// Row, 0 at the bottom (GTP row 1).
     pub row: u8,
 }
 
@@ -100,15 +104,25 @@ fn quoted(text: &str) -> String {
 /// Why a vertex could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VertexError {
+    /// Not a column letter and a row number.
     #[error(
         "`{0}` is not a vertex: expected a column letter A-Z (no I) and a row number, like D4"
     )]
     Malformed(String),
+    /// A vertex beyond the edge of the board.
     #[error("`{text}` is off the {width}x{height} board")]
-    OffBoard { text: String, width: u8, height: u8 },
+    OffBoard {
+        /// The vertex as written.
+        text: String,
+        /// Columns of the board.
+        width: u8,
+        /// Rows of the board.
+        height: u8,
+    },
 }
 
 impl Point {
+    /// The point at a column and row counted from the bottom-left corner.
     pub fn new(col: u8, row: u8) -> Point {
         Point { col, row }
     }
@@ -160,7 +174,9 @@ impl fmt::Display for Point {
 /// A move: a board play at a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
+    /// A stone put on this point.
     Play(Point),
+    /// No stone: the turn passes.
     Pass,
 }
 

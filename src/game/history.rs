@@ -6,35 +6,18 @@
 //! select candidates: a repetition is declared only after the whole position is compared, so no
 //! verdict depends on the absence of hash collisions.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::board::{Board, Color};
 use crate::rules::KoRule;
 
-/// Zobrist hashes are already uniformly random: hashing them again would only cost time.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Entry {
+    /// The Zobrist hash of the position.
+    hash: u64,
     to_move: Color,
     created_by_play_of: Option<Color>,
-    snapshot: usize,
+    /// The end of this entry's changes in `History::changes`; they start where the previous
+    /// entry's end.
+    changes_end: u32,
     /// The previous entry with the same hash, or `NONE`.
     same_hash: u32,
 }
@@ -42,17 +25,29 @@ struct Entry {
 const NONE: u32 = u32::MAX;
 
 /// Every position of the game so far, indexed by board hash.
+///
+/// Positions are not copied whole: the history keeps the latest one (as the board's bit
+/// planes) and, for each entry, the words of those planes that changed from the entry before
+/// (one or two for most plays). A position further back is rebuilt exactly by undoing the
+/// changes from the latest one back to it, so a hash match is still confirmed by comparing
+/// the whole position, at a cost that grows with how far back the match lies (two entries for
+/// a ko retake), while recording a move costs a few words instead of a copy of the board.
 #[derive(Clone, Default)]
 pub struct History {
     entries: Vec<Entry>,
-    snapshots: Vec<u8>,
-    /// Bytes in each snapshot.
-    snapshot_len: usize,
-    /// The latest entry with each hash; earlier ones are chained through `Entry::same_hash`.
-    by_hash: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    /// (word of the planes, xor of its old and new value), entry after entry.
+    changes: Vec<(u32, u64)>,
+    /// The position of the latest entry, as [`Board::snapshot`] gives it.
+    latest: Vec<u64>,
+    /// The latest entry with each hash, found by open addressing (`NONE` marks a free slot;
+    /// the length is zero or a power of two, at most half full); earlier entries with that
+    /// hash are chained through `Entry::same_hash`. Zobrist hashes are uniformly random
+    /// already, so their low bits pick the slot.
+    slots: Vec<u32>,
 }
 
 impl History {
+    /// An empty history.
     pub fn new() -> History {
         History::default()
     }
@@ -62,14 +57,15 @@ impl History {
         self.entries.len()
     }
 
+    /// Whether no position is recorded yet.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Records the position now on `board`, with `to_move` to play, created by a board play of
     /// `created_by_play_of` (None for a pass or a set-up position that counts as no play).
-    /// `unchanged` says the board is the one recorded last (after a pass), so its snapshot is
-    /// shared instead of copied.
+    /// `unchanged` says the position is the one recorded last (after a pass), so no change is
+    /// looked for.
     pub fn record(
         &mut self,
         board: &Board,
@@ -77,30 +73,37 @@ impl History {
         created_by_play_of: Option<Color>,
         unchanged: bool,
     ) {
-        self.snapshot_len = board.snapshot_len();
+        let position = board.snapshot();
         if self.entries.is_empty() {
-            // A game usually runs to a few times the board area: reserve for that up front.
-            let expected = 2 * board.area();
+            // Reserve up front for the longest games that really happen, so that no normal
+            // game copies the history or rehashes its index as it grows: games between people
+            // end well within the board area in moves, and random play (the fuzzers, the
+            // benchmarks) stops within three times the area.
+            let expected = 3 * board.area() + 16;
             self.entries.reserve(expected);
-            self.snapshots.reserve(expected * self.snapshot_len);
-            self.by_hash.reserve(expected);
-        }
-        let snapshot = match self.entries.last() {
-            Some(last) if unchanged => last.snapshot,
-            _ => {
-                let offset = self.snapshots.len();
-                board.write_snapshot(&mut self.snapshots);
-                offset
+            self.changes.reserve(expected + expected / 4);
+            self.grow_slots(2 * expected);
+            self.latest.clear();
+            self.latest.extend_from_slice(position);
+        } else if !unchanged {
+            for (word, (old, &new)) in self.latest.iter_mut().zip(position).enumerate() {
+                if *old != new {
+                    self.changes.push((word as u32, *old ^ new));
+                    *old = new;
+                }
             }
-        };
-        let same_hash = self
-            .by_hash
-            .insert(board.hash(), self.entries.len() as u32)
-            .unwrap_or(NONE);
+        }
+        let hash = board.hash();
+        if 2 * (self.entries.len() + 1) > self.slots.len() {
+            self.grow_slots(2 * self.slots.len());
+        }
+        let slot = self.slot_of(hash);
+        let same_hash = std::mem::replace(&mut self.slots[slot], self.entries.len() as u32);
         self.entries.push(Entry {
+            hash,
             to_move,
             created_by_play_of,
-            snapshot,
+            changes_end: self.changes.len() as u32,
             same_hash,
         });
     }
@@ -118,28 +121,142 @@ impl History {
         if rule == KoRule::Simple {
             return false;
         }
-        let Some(&latest) = self.by_hash.get(&hash_after) else {
+        if self.slots.is_empty() {
             return false;
-        };
+        }
+        let latest = self.slots[self.slot_of(hash_after)];
+        if latest == NONE {
+            return false;
+        }
+        // Latest first: each candidate lies further back than the one before.
         let candidates = std::iter::successors(Some(latest), |&i| {
             Some(self.entries[i as usize].same_hash).filter(|&j| j != NONE)
         });
-        let relevant = |e: &Entry| match rule {
-            KoRule::Simple => false,
-            KoRule::Positional => true,
-            KoRule::Situational => e.to_move == mover.opponent(),
-            KoRule::NaturalSituational => e.created_by_play_of == Some(mover),
+        let relevant = |&i: &u32| {
+            let e = &self.entries[i as usize];
+            match rule {
+                KoRule::Simple => false,
+                KoRule::Positional => true,
+                KoRule::Situational => e.to_move == mover.opponent(),
+                KoRule::NaturalSituational => e.created_by_play_of == Some(mover),
+            }
         };
-        let mut matching = candidates
-            .map(|i| self.entries[i as usize])
-            .filter(relevant)
-            .peekable();
+        let mut matching = candidates.filter(relevant).peekable();
         if matching.peek().is_none() {
             return false;
         }
         let after = board_after();
+        let mut position = self.latest.clone();
+        let mut at = self.entries.len() - 1;
         matching.any(|e| {
-            after.matches_snapshot(&self.snapshots[e.snapshot..e.snapshot + self.snapshot_len])
+            let e = e as usize;
+            while at > e {
+                let start = self.entries[at - 1].changes_end as usize;
+                let end = self.entries[at].changes_end as usize;
+                for &(word, change) in &self.changes[start..end] {
+                    position[word as usize] ^= change;
+                }
+                at -= 1;
+            }
+            after.matches_snapshot(&position)
         })
+    }
+
+    /// The slot holding the latest entry with `hash`, or the free slot where it goes.
+    fn slot_of(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let entry = self.slots[slot];
+            if entry == NONE || self.entries[entry as usize].hash == hash {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Makes room for at least `wanted` slots (a power of two, 16 at least) and places the
+    /// latest entry of every hash again.
+    fn grow_slots(&mut self, wanted: usize) {
+        let len = wanted.max(16).next_power_of_two();
+        if len <= self.slots.len() {
+            return;
+        }
+        self.slots = vec![NONE; len];
+        for i in 0..self.entries.len() {
+            // Entries in order, so the last one placed for a hash is its latest.
+            let slot = self.slot_of(self.entries[i].hash);
+            self.slots[slot] = i as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    fn board_with(stones: &[(Color, u8, u8)]) -> Board {
+        let mut b = Board::new(9, 9).unwrap();
+        for &(c, col, row) in stones {
+            b.set_stone(c, Point::new(col, row));
+        }
+        b
+    }
+
+    #[test]
+    fn positions_far_back_are_rebuilt_from_the_changes() {
+        // Every prefix of a sequence of placements spread over the board (so that the
+        // changes touch several words of the planes), then a pass.
+        let moves: Vec<(Color, u8, u8)> = (0..27u8)
+            .map(|k| {
+                let c = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                (c, k % 9, (k / 9) * 4)
+            })
+            .collect();
+        let mut history = History::new();
+        let mut boards = Vec::new();
+        for n in 0..=moves.len() {
+            let b = board_with(&moves[..n]);
+            let to_move = if n % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            history.record(&b, to_move, Some(to_move.opponent()), false);
+            boards.push(b);
+        }
+        let last = boards.last().unwrap().clone();
+        history.record(&last, Color::Black, None, true);
+        for (n, b) in boards.iter().enumerate() {
+            // Positional superko: any earlier position, however far back, is found.
+            assert!(
+                history.repeats(KoRule::Positional, Color::Black, b.hash(), || b.clone()),
+                "position {n}"
+            );
+            // A position that never stood, given the same hash, is not a repetition: the
+            // whole position is compared.
+            let mut other = b.clone();
+            // White never played at I9 (the last stone there is Black's).
+            other.set_stone(Color::White, Point::new(8, 8));
+            if other != *b {
+                assert!(
+                    !history.repeats(KoRule::Positional, Color::Black, b.hash(), || {
+                        other.clone()
+                    })
+                );
+            }
+        }
+        // Situational superko asks who was to move: position 2 had Black to move, so a play
+        // by White recreating it repeats and one by Black does not (position 2 is never
+        // reached with White to move).
+        let b = &boards[2];
+        assert!(history.repeats(KoRule::Situational, Color::White, b.hash(), || b.clone()));
+        assert!(!history.repeats(KoRule::Situational, Color::Black, b.hash(), || b.clone()));
+        assert!(!history.repeats(KoRule::Simple, Color::White, b.hash(), || b.clone()));
     }
 }

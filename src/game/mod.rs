@@ -5,164 +5,27 @@
 //! reason, and the state is left exactly as it was. Legal events change the state.
 
 pub mod counting;
+mod event;
 pub mod handicap;
 mod history;
 mod physical;
 pub mod procedure;
+mod setup;
 pub mod status;
+mod verdict;
 
+pub use event::{Breach, Event, EventError};
 pub use history::History;
 pub use procedure::{Class, Refereed, Report, Ruling};
+pub use setup::{HandicapError, Setup, SetupError, SetupHistory};
+pub(crate) use verdict::from_word;
+pub use verdict::{Reason, Verdict};
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Color, Move, PlayPreview, Point, SizeError, VertexError};
-use crate::rules::{
-    Ending, HandicapPlacement, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast,
-};
-
-/// Why a play is illegal. The words are a closed list shared by scenarios, the CLI and GTP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Reason {
-    /// The point already holds a stone.
-    Occupied,
-    /// The play would leave the mover's own stones without liberties, which the rules forbid.
-    Suicide,
-    /// The immediate recapture of a single stone that just captured a single stone.
-    Ko,
-    /// The play would recreate a position that the ko rule in force forbids repeating.
-    Superko,
-    /// It is the other player's turn (a failure of alternation).
-    OutOfTurn,
-    /// Play is paused after consecutive passes; only the ending procedure may continue.
-    GamePaused,
-    /// The game is over.
-    GameOver,
-    /// A dispute can only be raised while play is paused.
-    NotPaused,
-    /// The ending in force settles disputes some other way (a referee), not by resuming play.
-    NoResumption,
-    /// An agreement names a point that holds no stone.
-    NoStone,
-    /// Irregularity (BGA i): a play that captured stones left them on the board.
-    CapturesLeft,
-    /// Irregularity (BGA ii; illegal under AGA TR VI.B.7): stones were taken off the board
-    /// although they still had liberties.
-    RemovedWithLiberties,
-    /// Irregularity (BGA iii): handicap stones stand off the fixed points the rules name.
-    HandicapMisplaced,
-    /// Irregularity (BGA vi): the player to move put down a stone of the opponent's colour.
-    WrongColour,
-    /// Irregularity (BGA v, AGA TR VI.B.6): a stone was left between points.
-    Ambiguous,
-    /// A stone left between points waits for its owner to say where it stands.
-    PlacementPending,
-    /// A notice, but no violation stands on the board to be ruled on.
-    NothingToNotice,
-    /// The ruleset names no procedure for a violation that stands on the board.
-    NoProcedure,
-}
-
-/// Handicap stones the rules of play cannot start from.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum HandicapError {
-    #[error("a handicap is 2 to 9 stones placed, not {0}: no ruleset places more than nine, and a one-stone handicap places none (Black moves first)")]
-    Count(usize),
-    #[error("handicap stone at {0}: the point already holds a stone")]
-    Occupied(Point),
-    #[error("handicap stone at {0}: the point is given twice")]
-    Repeated(Point),
-    #[error("handicap stone at {0}: the point is off the board")]
-    OffBoard(Point),
-    #[error("the rules place handicap stones on fixed points, and a {size} board has no fixed placement of {stones} stones")]
-    NoFixedPlacement { size: String, stones: usize },
-    #[error("the rules place {stones} handicap stones on the fixed points {expected}, not {given} (set handicap-placement = free for a free placement)")]
-    NotFixed {
-        stones: usize,
-        expected: String,
-        given: String,
-    },
-}
-
-impl Reason {
-    pub const ALL: &'static [Reason] = &[
-        Reason::Occupied,
-        Reason::Suicide,
-        Reason::Ko,
-        Reason::Superko,
-        Reason::OutOfTurn,
-        Reason::GamePaused,
-        Reason::GameOver,
-        Reason::NotPaused,
-        Reason::NoResumption,
-        Reason::NoStone,
-        Reason::CapturesLeft,
-        Reason::RemovedWithLiberties,
-        Reason::HandicapMisplaced,
-        Reason::WrongColour,
-        Reason::Ambiguous,
-        Reason::PlacementPending,
-        Reason::NothingToNotice,
-        Reason::NoProcedure,
-    ];
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Reason::Occupied => "occupied",
-            Reason::Suicide => "suicide",
-            Reason::Ko => "ko",
-            Reason::Superko => "superko",
-            Reason::OutOfTurn => "out-of-turn",
-            Reason::GamePaused => "game-paused",
-            Reason::GameOver => "game-over",
-            Reason::NotPaused => "not-paused",
-            Reason::NoResumption => "no-resumption",
-            Reason::NoStone => "no-stone",
-            Reason::CapturesLeft => "captures-left",
-            Reason::RemovedWithLiberties => "removed-with-liberties",
-            Reason::HandicapMisplaced => "handicap-misplaced",
-            Reason::WrongColour => "wrong-colour",
-            Reason::Ambiguous => "ambiguous",
-            Reason::PlacementPending => "placement-pending",
-            Reason::NothingToNotice => "nothing-to-notice",
-            Reason::NoProcedure => "no-procedure",
-        }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.word())
-    }
-}
-
-/// Reads one word of a closed list (reasons, phases, classes, rulings); the error names the
-/// kind of word and lists every allowed one.
-pub(crate) fn from_word<T: Copy>(
-    all: &[T],
-    word: impl Fn(T) -> &'static str,
-    kind: &str,
-    text: &str,
-) -> Result<T, String> {
-    all.iter()
-        .copied()
-        .find(|&v| word(v) == text)
-        .ok_or_else(|| {
-            let words: Vec<&str> = all.iter().map(|&v| word(v)).collect();
-            format!(
-                "unknown {kind} `{text}`; expected one of: {}",
-                words.join(", ")
-            )
-        })
-}
-
-impl FromStr for Reason {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Reason, String> {
-        from_word(Reason::ALL, Reason::word, "reason", text)
-    }
-}
+use crate::board::{Board, Color, Move, Point};
+use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -179,9 +42,11 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in the order a game goes through them.
     pub const ALL: &'static [Phase] =
         &[Phase::Playing, Phase::Paused, Phase::Resumed, Phase::Ended];
 
+    /// The word scenarios and reports use for the phase.
     pub fn word(self) -> &'static str {
         match self {
             Phase::Playing => "playing",
@@ -208,325 +73,6 @@ impl FromStr for Phase {
     fn from_str(text: &str) -> Result<Phase, String> {
         from_word(Phase::ALL, Phase::word, "phase", text)
     }
-}
-
-/// One thing that happens in a game.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Event {
-    /// A player makes a move: a board play or a pass.
-    Move(Color, Move),
-    /// During a pause, the players cannot agree on the status of the stones, so play resumes.
-    ///
-    /// Under the AGA-style ending (`pause-agree-resume`) the rules fix who moves first: the
-    /// opponent of the last player to pass. A named colour must be that player.
-    /// Under `play-on` (New Zealand) the players must also agree who moves next: the colour
-    /// names who they agreed on, and `None` means they could not agree, which ends the game
-    /// with every stone on the board alive.
-    Dispute(Option<Color>),
-    /// During a pause, the players agree that the strings through these points are dead (an
-    /// empty list: nothing is dead). The stones are removed and become the capturer's
-    /// prisoners, White passes last where the rules say so, and the game ends.
-    Agree(Vec<Point>),
-    /// A player resigns: allowed at any moment before the game ends, whoever is to move
-    /// (AGA Tournament Rules VI.B.9). The opponent wins.
-    Resign(Color),
-    /// A move as a referee finds it on the board: made although it breaks a rule, so it
-    /// stands until someone notices. Only a [`procedure::Refereed`] game records these; the
-    /// plain executor refuses them as `no-procedure`.
-    Breach(Color, Move, Breach),
-    /// The player left a stone between these points (BGA irregularity v); it stands nowhere
-    /// until its owner names the point with an ordinary play at one of them.
-    Ambiguous(Color, Vec<Point>),
-    /// Someone points out the earliest violation still standing, and the referee rules on it.
-    /// `agreed`: both players agree to go back to the position before it.
-    Notice { agreed: bool },
-    /// The sealed move of an adjourned game, played when play restarts (AGA TR VI.C.5.c):
-    /// played as sealed if legal, otherwise left to the director.
-    Sealed(Color, Move),
-}
-
-impl Event {
-    /// Whether the event belongs to a referee's record (a move standing although it breaks a
-    /// rule, an ambiguous stone, a notice, a sealed move): only [`procedure::Refereed`] takes
-    /// these, and GTP engines cannot express them.
-    pub fn is_referees_record(&self) -> bool {
-        matches!(
-            self,
-            Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..)
-        )
-    }
-}
-
-/// How a move recorded by [`Event::Breach`] went wrong.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Breach {
-    /// The move was made as written even though the rules forbid it (a ko or superko retake,
-    /// a self-capture, a move out of turn, a stone on an occupied point): `B D4!`, `B pass!`.
-    Forced,
-    /// A legal play whose captured stones were left on the board: `B D4 leaves-captures`.
-    CapturesLeft,
-    /// A legal play after which the player also took off the strings through these points,
-    /// which still had liberties: `B D4 removes E5 F5`.
-    Removes(Vec<Point>),
-    /// The player to move put down a stone of the opponent's colour: `B D4 wrong-colour`.
-    WrongColour,
-}
-
-impl Event {
-    /// Reads `B D4`, `W pass`, `black c3` (GTP colour and vertex).
-    pub fn parse(text: &str, width: u8, height: u8) -> Result<Event, EventError> {
-        let malformed = || EventError::Malformed(text.to_string());
-        let mut words = text.split_whitespace();
-        let first = words.next();
-        if first == Some("notice") {
-            return match (words.next(), words.next()) {
-                (None, _) => Ok(Event::Notice { agreed: false }),
-                (Some("agreed"), None) => Ok(Event::Notice { agreed: true }),
-                _ => Err(malformed()),
-            };
-        }
-        if first == Some("dispute") {
-            return match (words.next(), words.next()) {
-                (None, _) => Ok(Event::Dispute(None)),
-                (Some(c), None) => Color::parse(c)
-                    .map(|c| Event::Dispute(Some(c)))
-                    .ok_or_else(|| EventError::Malformed(text.to_string())),
-                _ => Err(EventError::Malformed(text.to_string())),
-            };
-        }
-        if let Some(rest) = text.trim().strip_prefix("agree") {
-            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
-                let dead = rest
-                    .split_whitespace()
-                    .map(|v| Point::parse_gtp(v, width, height))
-                    .collect::<Result<Vec<_>, _>>()?;
-                return Ok(Event::Agree(dead));
-            }
-        }
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let (Some(color), Some(&vertex)) = (words.first(), words.get(1)) else {
-            return Err(malformed());
-        };
-        let color = Color::parse(color).ok_or_else(malformed)?;
-        let rest = &words[2..];
-        let points = |vs: &[&str]| {
-            vs.iter()
-                .map(|v| Point::parse_gtp(v, width, height))
-                .collect::<Result<Vec<_>, _>>()
-        };
-        if vertex == "between" {
-            return match rest.len() {
-                2..=4 => {
-                    let touched = points(rest)?;
-                    // Every pair distinct and at most one line apart each way: the points a
-                    // stone can rest between, two on a line or up to four around a square.
-                    let close = touched.iter().enumerate().all(|(i, a)| {
-                        touched[i + 1..].iter().all(|b| {
-                            a != b && a.col.abs_diff(b.col) <= 1 && a.row.abs_diff(b.row) <= 1
-                        })
-                    });
-                    if close {
-                        Ok(Event::Ambiguous(color, touched))
-                    } else {
-                        Err(EventError::NotBetween(text.trim().to_string()))
-                    }
-                }
-                _ => Err(malformed()),
-            };
-        }
-        if vertex.eq_ignore_ascii_case("resign") {
-            return match rest {
-                [] => Ok(Event::Resign(color)),
-                _ => Err(malformed()),
-            };
-        }
-        if let Some(forced) = vertex.strip_suffix('!') {
-            let mv = Move::parse_gtp(forced, width, height)?;
-            return match rest {
-                [] => Ok(Event::Breach(color, mv, Breach::Forced)),
-                _ => Err(malformed()),
-            };
-        }
-        let mv = Move::parse_gtp(vertex, width, height)?;
-        let play = || match mv {
-            Move::Play(_) => Ok(mv),
-            Move::Pass => Err(malformed()),
-        };
-        match rest {
-            [] => Ok(Event::Move(color, mv)),
-            ["sealed"] => Ok(Event::Sealed(color, mv)),
-            ["leaves-captures"] => Ok(Event::Breach(color, play()?, Breach::CapturesLeft)),
-            ["wrong-colour"] => Ok(Event::Breach(color, play()?, Breach::WrongColour)),
-            ["removes", taken @ ..] if !taken.is_empty() => Ok(Event::Breach(
-                color,
-                play()?,
-                Breach::Removes(points(taken)?),
-            )),
-            _ => Err(malformed()),
-        }
-    }
-}
-
-impl fmt::Display for Event {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::Move(c, m) => write!(f, "{c} {m}"),
-            Event::Dispute(None) => f.write_str("dispute"),
-            Event::Dispute(Some(c)) => write!(f, "dispute {c}"),
-            Event::Resign(c) => write!(f, "{c} resign"),
-            Event::Agree(dead) => {
-                f.write_str("agree")?;
-                for p in dead {
-                    write!(f, " {p}")?;
-                }
-                Ok(())
-            }
-            Event::Breach(c, m, Breach::Forced) => write!(f, "{c} {m}!"),
-            Event::Breach(c, m, Breach::CapturesLeft) => write!(f, "{c} {m} leaves-captures"),
-            Event::Breach(c, m, Breach::WrongColour) => write!(f, "{c} {m} wrong-colour"),
-            Event::Breach(c, m, Breach::Removes(taken)) => {
-                write!(f, "{c} {m} removes")?;
-                for p in taken {
-                    write!(f, " {p}")?;
-                }
-                Ok(())
-            }
-            Event::Ambiguous(c, points) => {
-                write!(f, "{c} between")?;
-                for p in points {
-                    write!(f, " {p}")?;
-                }
-                Ok(())
-            }
-            Event::Notice { agreed: false } => f.write_str("notice"),
-            Event::Notice { agreed: true } => f.write_str("notice agreed"),
-            Event::Sealed(c, m) => write!(f, "{c} {m} sealed"),
-        }
-    }
-}
-
-/// An event that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EventError {
-    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`; `dispute` with an optional colour to move; `agree` with the dead stones; or a referee's record: `B D4!` (made although forbidden), `B D4 leaves-captures`, `B D4 removes E5`, `B D4 wrong-colour`, `B between D4 D5`, `B D4 sealed`, `notice` or `notice agreed`")]
-    Malformed(String),
-    #[error(transparent)]
-    Vertex(#[from] VertexError),
-    #[error("`{0}`: a stone between points touches two to four distinct points next to one another (a pair on a line, or the corners of one square), not these")]
-    NotBetween(String),
-}
-
-/// What the executor says of one event.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The event was legal and has been applied. `captured` are the opposing stones removed,
-    /// `self_captured` the mover's own (only where the rules allow self-capture).
-    Legal {
-        captured: Vec<Point>,
-        self_captured: Vec<Point>,
-    },
-    /// The event was refused; the state is unchanged.
-    Illegal(Reason),
-    /// The move breaks the rules (`reason`) and stands on the board until someone notices:
-    /// only a [`procedure::Refereed`] game records such moves. `class` is how the ruleset in
-    /// force classes the violation, which decides the procedure that applies to it.
-    Breach { reason: Reason, class: Class },
-    /// A referee's ruling on a notice (or on a sealed move that cannot be played).
-    Ruled(Ruling),
-}
-
-impl Verdict {
-    pub fn is_legal(&self) -> bool {
-        matches!(self, Verdict::Legal { .. })
-    }
-
-    pub fn reason(&self) -> Option<Reason> {
-        match self {
-            Verdict::Illegal(r) => Some(*r),
-            Verdict::Legal { .. } | Verdict::Breach { .. } | Verdict::Ruled(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Legal { captured, .. } if captured.is_empty() => f.write_str("legal"),
-            Verdict::Legal { captured, .. } => {
-                let points: Vec<String> = captured.iter().map(|p| p.to_string()).collect();
-                write!(f, "legal, captures {}", points.join(" "))
-            }
-            Verdict::Illegal(r) => write!(f, "illegal: {r}"),
-            Verdict::Breach { reason, class } => write!(f, "breach: {reason} ({class})"),
-            Verdict::Ruled(ruling) => write!(f, "ruling: {ruling}"),
-        }
-    }
-}
-
-/// Whether the set-up position is part of the repetition history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum SetupHistory {
-    /// The set-up position is the first entry of the history, with the given player to move,
-    /// and counts as created by a board play of the other player, as if that player had just
-    /// made the last move of a game that reached it.
-    #[default]
-    Played,
-    /// The set-up position is not in the history: only positions that arise afterwards count.
-    Excluded,
-}
-
-impl SetupHistory {
-    pub fn word(self) -> &'static str {
-        match self {
-            SetupHistory::Played => "played",
-            SetupHistory::Excluded => "excluded",
-        }
-    }
-}
-
-/// Everything needed to start a game: size, position, who moves, history convention.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    pub width: u8,
-    pub height: u8,
-    pub stones: Vec<(Point, Color)>,
-    /// Black's handicap stones, placed on top of `stones`. With any, White moves first
-    /// whatever `to_move` says, and the game is a handicap game for komi and counting.
-    pub handicap: Vec<Point>,
-    pub to_move: Color,
-    pub history: SetupHistory,
-    /// The handicap stones stand where they were put even if the fixed placement in force
-    /// names other points: a misplacement (BGA irregularity iii) for a referee to rule on.
-    /// Without it such a placement is refused.
-    pub handicap_as_placed: bool,
-}
-
-impl Setup {
-    /// An empty board of the given size with Black to move.
-    pub fn empty(width: u8, height: u8) -> Setup {
-        Setup {
-            width,
-            height,
-            stones: Vec::new(),
-            handicap: Vec::new(),
-            to_move: Color::Black,
-            history: SetupHistory::Played,
-            handicap_as_placed: false,
-        }
-    }
-}
-
-/// A set-up that describes no legal starting position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    #[error(transparent)]
-    Size(#[from] SizeError),
-    #[error("set-up stone at {0} is off the board or on a point given twice")]
-    BadStone(Point),
-    #[error("set-up position has a string without liberties at {0}")]
-    NoLiberty(Point),
-    #[error(transparent)]
-    Handicap(#[from] HandicapError),
 }
 
 /// Prisoners each colour holds, by where they came from. Arrays are indexed by
@@ -577,6 +123,35 @@ pub struct Game {
     fixed_handicap: Option<Vec<Point>>,
 }
 
+/// A board play [`Game::judge_play`] found legal, waiting to be made. It holds the game
+/// mutably, so the judgement still holds when [`JudgedPlay::play`] makes the play; dropping
+/// it changes nothing.
+#[must_use = "a judged play changes nothing until it is played"]
+pub struct JudgedPlay<'g> {
+    game: &'g mut Game,
+    color: Color,
+    point: Point,
+    ko_shape: bool,
+}
+
+impl JudgedPlay<'_> {
+    /// The player making the play.
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    /// Where the stone goes.
+    pub fn point(&self) -> Point {
+        self.point
+    }
+
+    /// Makes the play: the verdict and the change of state are those of [`Game::apply`] with
+    /// the same move.
+    pub fn play(self) -> Verdict {
+        self.game.play(self.color, self.point, self.ko_shape)
+    }
+}
+
 impl Game {
     /// Starts a game from a set-up.
     pub fn new(rules: Rules, setup: &Setup) -> Result<Game, SetupError> {
@@ -586,7 +161,7 @@ impl Game {
                 return Err(SetupError::BadStone(p));
             }
         }
-        let fixed_handicap = place_handicap(&mut board, &rules, setup)?;
+        let fixed_handicap = setup::place_handicap(&mut board, &rules, setup)?;
         if let Some(p) = board.string_without_liberty() {
             return Err(SetupError::NoLiberty(p));
         }
@@ -617,18 +192,22 @@ impl Game {
         })
     }
 
+    /// The rules the game is played under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
+    /// The position on the board.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The player whose turn it is.
     pub fn to_move(&self) -> Color {
         self.to_move
     }
 
+    /// Where the game stands.
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -681,14 +260,53 @@ impl Game {
         self.judge(color, point).map(|_| ())
     }
 
-    /// [`Game::check_play`], handing back the preview of a legal play so that
-    /// [`Game::play`] need not compute it again.
-    #[inline(always)]
-    fn judge(&self, color: Color, point: Point) -> Result<PlayPreview, Reason> {
+    /// Judges a board play by `color` at `point` exactly as [`Game::apply`] would (the phase,
+    /// the turn, then the board and the ko rule) and, if it is legal, hands back the judgement
+    /// so that the play can be made without judging it again. The judgement borrows the game,
+    /// so nothing can change between the judgement and the play it allows.
+    pub fn judge_play(&mut self, color: Color, point: Point) -> Result<JudgedPlay<'_>, Reason> {
+        self.may_move(color)?;
+        let ko_shape = self.judge(color, point)?;
+        Ok(JudgedPlay {
+            game: self,
+            color,
+            point,
+            ko_shape,
+        })
+    }
+
+    /// Whether moves are being made: not paused and not over.
+    fn in_play(&self) -> Result<(), Reason> {
         match self.phase {
-            Phase::Playing | Phase::Resumed => {}
-            Phase::Paused => return Err(Reason::GamePaused),
-            Phase::Ended => return Err(Reason::GameOver),
+            Phase::Playing | Phase::Resumed => Ok(()),
+            Phase::Paused => Err(Reason::GamePaused),
+            Phase::Ended => Err(Reason::GameOver),
+        }
+    }
+
+    /// Whether `color` may make a move now: play goes on and it is `color`'s turn.
+    fn may_move(&self, color: Color) -> Result<(), Reason> {
+        self.in_play()?;
+        if color != self.to_move {
+            return Err(Reason::OutOfTurn);
+        }
+        Ok(())
+    }
+
+    /// [`Game::check_play`], handing back whether a legal play has the shape of a basic ko
+    /// (all [`Game::play`] needs of the judgement).
+    #[inline(always)]
+    fn judge(&self, color: Color, point: Point) -> Result<bool, Reason> {
+        self.in_play()?;
+        if self.rules.ko == KoRule::Simple && self.ko_ban != Some((color, point)) {
+            // No repetition to look up, so no hash is needed: a play next to an empty point
+            // keeps a liberty (it is no suicide) and is not the shape of a ko, whatever it
+            // captures.
+            match self.board.touches_empty(point) {
+                Some(true) => return Ok(false),
+                Some(false) => {}
+                None => return Err(Reason::Occupied),
+            }
         }
         let Some(preview) = self.board.preview(color, point) else {
             return Err(Reason::Occupied);
@@ -719,7 +337,7 @@ impl Game {
                 Reason::Superko
             });
         }
-        Ok(preview)
+        Ok(preview.ko_shape)
     }
 
     /// Judges an event and, if it is legal, applies it.
@@ -734,25 +352,20 @@ impl Game {
                 return Verdict::Illegal(Reason::NoProcedure)
             }
         };
-        match self.phase {
-            Phase::Playing | Phase::Resumed => {}
-            Phase::Paused => return Verdict::Illegal(Reason::GamePaused),
-            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
-        }
-        if color != self.to_move {
-            return Verdict::Illegal(Reason::OutOfTurn);
-        }
         match mv {
-            Move::Pass => {
-                self.pass(color);
-                Verdict::Legal {
-                    captured: Vec::new(),
-                    self_captured: Vec::new(),
-                }
-            }
-            Move::Play(point) => match self.judge(color, point) {
+            Move::Pass => match self.may_move(color) {
                 Err(reason) => Verdict::Illegal(reason),
-                Ok(preview) => self.play(color, point, preview.ko_shape),
+                Ok(()) => {
+                    self.pass(color);
+                    Verdict::Legal {
+                        captured: Vec::new(),
+                        self_captured: Vec::new(),
+                    }
+                }
+            },
+            Move::Play(point) => match self.judge_play(color, point) {
+                Err(reason) => Verdict::Illegal(reason),
+                Ok(judged) => judged.play(),
             },
         }
     }
@@ -919,65 +532,4 @@ impl Game {
             self_captured,
         }
     }
-}
-
-/// Places Black's handicap stones on a set-up board, checking what the rules require: at most
-/// nine stones (and not exactly one), each on an empty point, and under fixed placement
-/// exactly the fixed points for that number (in any order). A set-up with
-/// `handicap_as_placed` may miss the fixed points; the fixed points are then returned.
-fn place_handicap(
-    board: &mut Board,
-    rules: &Rules,
-    setup: &Setup,
-) -> Result<Option<Vec<Point>>, HandicapError> {
-    let points = &setup.handicap[..];
-    let mut misplaced = None;
-    if points.is_empty() {
-        return Ok(None);
-    }
-    if points.len() == 1 || points.len() > handicap::MAX_HANDICAP {
-        return Err(HandicapError::Count(points.len()));
-    }
-    if rules.handicap_placement == HandicapPlacement::Fixed {
-        let stones = u32::try_from(points.len()).unwrap_or(u32::MAX);
-        let fixed = (board.width() == board.height())
-            .then(|| handicap::fixed_points(handicap::Pattern::Traditional, board.width(), stones))
-            .flatten();
-        let Some(mut expected) = fixed else {
-            return Err(HandicapError::NoFixedPlacement {
-                size: format!("{}x{}", board.width(), board.height()),
-                stones: points.len(),
-            });
-        };
-        let mut given = points.to_vec();
-        expected.sort();
-        given.sort();
-        if expected != given && setup.handicap_as_placed {
-            misplaced = Some(expected);
-        } else if expected != given {
-            let names = |ps: &[Point]| {
-                ps.iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            return Err(HandicapError::NotFixed {
-                stones: points.len(),
-                expected: names(&expected),
-                given: names(&given),
-            });
-        }
-    }
-    for (i, &p) in points.iter().enumerate() {
-        if !board.contains(p) {
-            return Err(HandicapError::OffBoard(p));
-        }
-        if points[..i].contains(&p) {
-            return Err(HandicapError::Repeated(p));
-        }
-        if !board.set_stone(Color::Black, p) {
-            return Err(HandicapError::Occupied(p));
-        }
-    }
-    Ok(misplaced)
 }

@@ -6,7 +6,7 @@
 //! [`Game::apply`], so the plain executor keeps its invariant that an illegal event changes
 //! nothing.
 
-use super::{Game, Phase, Reason};
+use super::{Game, Reason};
 use crate::board::{Color, Move, Point};
 
 impl Game {
@@ -14,11 +14,7 @@ impl Game {
     /// `Err` if no move can be made at all (play is paused or over). A move out of turn is
     /// reported as that first: a failure of alternation whatever else the play does.
     pub(crate) fn breach_of(&self, color: Color, mv: Move) -> Result<Option<Reason>, Reason> {
-        match self.phase {
-            Phase::Playing | Phase::Resumed => {}
-            Phase::Paused => return Err(Reason::GamePaused),
-            Phase::Ended => return Err(Reason::GameOver),
-        }
+        self.in_play()?;
         if color != self.to_move {
             return Ok(Some(Reason::OutOfTurn));
         }

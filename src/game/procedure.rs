@@ -32,13 +32,17 @@ use crate::rules::{IllegalMoveProcedure, Rules};
 /// How a ruleset classes a violation; the class decides which procedure applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// An illegal move: the ruleset's `illegal-move` procedure applies.
     Illegal,
+    /// An irregularity (BGA i-vi): the procedure the ruleset names for that irregularity.
     Irregular,
 }
 
 impl Class {
+    /// Every class.
     pub const ALL: &'static [Class] = &[Class::Illegal, Class::Irregular];
 
+    /// The word scenarios and reports use for the class.
     pub fn word(self) -> &'static str {
         match self {
             Class::Illegal => "illegal",
@@ -107,6 +111,7 @@ pub enum Ruling {
 }
 
 impl Ruling {
+    /// Every ruling.
     pub const ALL: &'static [Ruling] = &[
         Ruling::UnwindPass,
         Ruling::UnwindReplay,
@@ -122,6 +127,7 @@ impl Ruling {
         Ruling::Adjudicate,
     ];
 
+    /// The word scenarios and reports use for the ruling.
     pub fn word(self) -> &'static str {
         match self {
             Ruling::UnwindPass => "unwind-pass",
@@ -188,13 +194,18 @@ pub const CITED: &[&str] = &[
 /// A ruling with its grounds, written for a tournament director.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// What the referee rules.
     pub ruling: Ruling,
+    /// The rule the move broke.
     pub violation: Reason,
+    /// How the ruleset in force classes that violation.
     pub class: Class,
+    /// The player who made the move.
     pub offender: Color,
     /// Moves made after the violation (after the whole run, for a failure of alternation)
     /// before it was noticed.
     pub moves_since: u32,
+    /// Whether both players agreed to go back to the position before the violation.
     pub agreed: bool,
     /// The clauses that justify the ruling, in the order a director would cite them.
     pub clauses: Vec<&'static str>,
@@ -257,6 +268,7 @@ pub struct Refereed {
 }
 
 impl Refereed {
+    /// Starts a refereed game from a set-up, with an empty record.
     pub fn new(rules: Rules, setup: &Setup) -> Result<Refereed, SetupError> {
         let game = Game::new(rules, setup)?;
         let mut open = Vec::new();

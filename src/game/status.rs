@@ -22,9 +22,13 @@ use crate::board::{Board, Color, Point};
 /// those eyes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
+    /// The colour of its stones.
     pub color: Color,
+    /// Its stones, sorted.
     pub stones: Vec<Point>,
+    /// The empty regions only this group borders.
     pub eyes: usize,
+    /// Its liberties outside those regions.
     pub outside_liberties: BTreeSet<Point>,
 }
 

@@ -35,16 +35,20 @@ pub use diagram::Stones;
 pub struct Run {
     /// The name expectations use in `under`: the ruleset name, or the custom run's name.
     pub label: String,
+    /// The ruleset the run starts from.
     pub ruleset: String,
     /// Axis overrides applied on top of the ruleset, in order, as `(axis, value)` words.
     pub overrides: Vec<(String, String)>,
+    /// The rules that result: the ruleset's with the overrides applied.
     pub rules: Rules,
 }
 
 /// The verdict an expectation asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExpectedVerdict {
+    /// The event is legal and applied.
     Legal,
+    /// The event is refused for this reason.
     Illegal(Reason),
     /// The move breaks this rule and stands on the board (a referee's record).
     Breach(Reason),
@@ -66,6 +70,7 @@ impl std::fmt::Display for ExpectedVerdict {
 /// One thing an expectation asserts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Check {
+    /// The verdict on the event.
     Verdict(ExpectedVerdict),
     /// The opposing stones the event removed, in any order.
     Captures(Vec<Point>),
@@ -75,7 +80,9 @@ pub enum Check {
     Board(Stones),
     /// Prisoners held by Black and by White, pass stones included.
     Prisoners([u32; 2]),
+    /// Who is to move after the event.
     ToMove(Color),
+    /// Where the game stands after the event.
     Phase(Phase),
     /// The result in SGF `RE` form (`B+3.5`, `W+R`, `0`), of the position as it stands.
     Result(String),
@@ -132,26 +139,34 @@ pub struct Expectation {
     pub after: usize,
     /// Indices into [`Scenario::runs`] this expectation applies to.
     pub runs: Vec<usize>,
+    /// What is asserted.
     pub checks: Vec<Check>,
     /// Line of the `[[expect]]` table, for reports.
     pub line: usize,
+    /// The scenario writer's note on the expectation, shown with a failure.
     pub note: Option<String>,
 }
 
 /// A checked scenario, ready to run.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// The permanent id, the same as the file name.
     pub id: String,
+    /// One line saying what the scenario shows.
     pub title: String,
+    /// A longer explanation, possibly empty.
     pub description: String,
+    /// The ids of the clauses the scenario checks.
     pub clauses: Vec<String>,
     /// What second source the expectations were checked against, and how.
     pub checked: String,
     /// The suite version the scenario was added in.
     pub added: Option<String>,
+    /// The file the scenario was read from.
     pub path: PathBuf,
     /// The folder under conformance/ the scenario lives in.
     pub topic: String,
+    /// The position the game starts from.
     pub setup: Setup,
     /// The scenario-wide axis overrides (`set`), as `(axis, value)` words, already applied to
     /// every run; kept so that tools can apply them to other rulesets too.
@@ -161,10 +176,13 @@ pub struct Scenario {
     /// A one-stone handicap (`handicap = 1`, AGA Rule 4): no stone placed, Black first, and
     /// each run's komi already set to its ruleset's handicap komi.
     pub one_stone_handicap: bool,
+    /// The ways the scenario is run: one per ruleset or custom run.
     pub runs: Vec<Run>,
+    /// The events played, in order.
     pub events: Vec<Event>,
     /// Line of each event in the file.
     pub event_lines: Vec<usize>,
+    /// What must hold after the events.
     pub expectations: Vec<Expectation>,
     /// Second sources that must agree with the reference on every board play of one run.
     pub crosschecks: Vec<Crosscheck>,
@@ -178,6 +196,7 @@ pub struct Crosscheck {
     pub engine: String,
     /// Index into [`Scenario::runs`].
     pub run: usize,
+    /// The engine's command-line flags.
     pub flags: Vec<String>,
     /// Also claimed: at the end, the engine's `final_score` equals the reference's result.
     pub score: bool,

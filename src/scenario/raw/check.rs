@@ -1,183 +1,24 @@
-//! The scenario file as written, and its translation into a checked [`Scenario`].
-//!
-//! Serde reads the file into the `Raw*` structs with byte spans on every value that needs a
-//! check serde cannot make (vertices, diagrams, names of rulesets and clauses). The checks
-//! then run in one pass that collects every problem instead of stopping at the first.
+//! The one validating pass over a scenario file as serde read it: every check serde cannot
+//! make (names of rulesets and clauses, vertices, diagrams, events, expectations and their
+//! consistency), collecting every problem instead of stopping at the first.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
-use serde::Deserialize;
 use toml::Spanned;
 
-use super::{
-    check_setup, diagram, parse_result, parse_setup_history, resolve_runs, Check, Crosscheck,
-    Expectation, ExpectedVerdict, Scenario,
-};
-use crate::board::{Color, Point};
-use crate::game::handicap::{self, Pattern};
+use super::values::{find_contradictions, read_diagram, read_handicap, read_points, Handicap};
+use super::{parse_size, unknown_run, Kind, RawScenario};
+use crate::board::Color;
 use crate::game::{Class, Event, Phase, Reason, Ruling, Setup, SetupHistory};
 use crate::rules::{HandicapPlacement, Komi, PassStones, Rules, Scoring};
+use crate::scenario::{
+    check_setup, is_record, parse_result, parse_setup_history, resolve_runs, Check, Crosscheck,
+    Expectation, ExpectedVerdict, Scenario,
+};
 use crate::spec::location::{Located, Source};
 use crate::spec::rulesets::axis_word;
 use crate::spec::{is_slug, Spec};
-
-/// `rules = "aga"` or `rules = ["aga", "bga"]`.
-#[derive(Default)]
-pub(crate) struct OneOrMany(pub Vec<Spanned<String>>);
-
-impl<'de> Deserialize<'de> for OneOrMany {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<OneOrMany, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = OneOrMany;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a ruleset name or a list of ruleset names")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
-                Ok(OneOrMany(vec![Spanned::new(0..0, v.to_string())]))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
-                let mut out = Vec::new();
-                while let Some(item) = seq.next_element::<Spanned<String>>()? {
-                    out.push(item);
-                }
-                Ok(OneOrMany(out))
-            }
-        }
-        deserializer.deserialize_any(V)
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawScenario {
-    id: Option<Spanned<String>>,
-    title: Option<String>,
-    #[serde(default)]
-    description: String,
-    clauses: Option<Spanned<Vec<Spanned<String>>>>,
-    checked: Option<Spanned<String>>,
-    added: Option<String>,
-    rules: Option<Spanned<OneOrMany>>,
-    #[serde(default)]
-    run: Vec<RawRun>,
-    #[serde(default)]
-    set: BTreeMap<String, Spanned<toml::Value>>,
-    size: Spanned<toml::Value>,
-    komi: Option<Spanned<toml::Value>>,
-    to_move: Option<Spanned<String>>,
-    setup_history: Option<Spanned<String>>,
-    board: Option<Spanned<String>>,
-    handicap: Option<Spanned<toml::Value>>,
-    handicap_as_placed: Option<Spanned<bool>>,
-    #[serde(default)]
-    moves: Vec<Spanned<String>>,
-    #[serde(default)]
-    expect: Vec<Spanned<RawExpect>>,
-    #[serde(default)]
-    crosscheck: Vec<RawCrosscheck>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCrosscheck {
-    engine: Spanned<String>,
-    run: Spanned<String>,
-    #[serde(default)]
-    flags: Vec<String>,
-    score: Option<Spanned<bool>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawRun {
-    pub name: Spanned<String>,
-    pub rules: Spanned<String>,
-    #[serde(default)]
-    pub set: BTreeMap<String, Spanned<toml::Value>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawExpect {
-    after: Spanned<i64>,
-    under: Option<Vec<Spanned<String>>>,
-    legal: Option<Spanned<bool>>,
-    illegal: Option<Spanned<String>>,
-    captures: Option<Vec<Spanned<String>>>,
-    self_captures: Option<Vec<Spanned<String>>>,
-    board: Option<Spanned<String>>,
-    prisoners: Option<Spanned<RawPrisoners>>,
-    to_move: Option<Spanned<String>>,
-    phase: Option<Spanned<String>>,
-    result: Option<Spanned<String>>,
-    score: Option<Spanned<RawScore>>,
-    breach: Option<Spanned<String>>,
-    class: Option<Spanned<String>>,
-    ruling: Option<Spanned<String>>,
-    warnings: Option<Spanned<RawPrisoners>>,
-    note: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawScore {
-    #[serde(rename = "B")]
-    black: Spanned<toml::Value>,
-    #[serde(rename = "W")]
-    white: Spanned<toml::Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPrisoners {
-    #[serde(rename = "B")]
-    black: u32,
-    #[serde(rename = "W")]
-    white: u32,
-}
-
-fn parse_size(value: &toml::Value) -> Result<(u8, u8), String> {
-    let side = |n: i64| u8::try_from(n).ok();
-    let parsed = match value {
-        toml::Value::Integer(n) => side(*n).map(|s| (s, s)),
-        toml::Value::String(s) => s.split_once(['x', 'X']).and_then(|(w, h)| {
-            let w = w.trim().parse::<i64>().ok().and_then(side)?;
-            let h = h.trim().parse::<i64>().ok().and_then(side)?;
-            Some((w, h))
-        }),
-        _ => None,
-    };
-    match parsed {
-        Some((w, h)) if (2..=25).contains(&w) && (2..=25).contains(&h) => Ok((w, h)),
-        _ => Err(
-            "expected a board size from 2 to 25, as a number (9) or WIDTHxHEIGHT (\"7x5\")"
-                .to_string(),
-        ),
-    }
-}
-
-/// The message for a name that is not one of the scenario's runs, listing those that are.
-fn unknown_run(name: &str, labels: &BTreeMap<&str, usize>) -> String {
-    let known: Vec<&str> = labels.keys().copied().collect();
-    format!(
-        "`{name}` is not one of this scenario's runs: {}",
-        known.join(", ")
-    )
-}
-
-/// What a file is read as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// A conformance scenario: every key that documents and checks it is required.
-    Scenario,
-    /// A game record to rule on (`goconform ruling`): the same format, with the id, title,
-    /// clauses, `checked`, rules and expectations optional.
-    Record,
-}
 
 pub(crate) fn parse(
     path: &Path,
@@ -664,7 +505,7 @@ pub(crate) fn parse(
     find_contradictions(&source, &expectations, &runs, &raw.expect, &mut errors);
 
     let mut crosschecks = Vec::new();
-    let refereed = super::is_record(&setup, &events);
+    let refereed = is_record(&setup, &events);
     for (i, c) in raw.crosscheck.iter().enumerate() {
         if refereed {
             errors.push(source.error(
@@ -746,165 +587,4 @@ pub(crate) fn parse(
         expectations,
         crosschecks,
     })
-}
-
-fn read_points(
-    source: &Source,
-    points: &[Spanned<String>],
-    key: &str,
-    width: u8,
-    height: u8,
-    errors: &mut Vec<Located>,
-) -> Vec<Point> {
-    points
-        .iter()
-        .enumerate()
-        .filter_map(
-            |(j, v)| match Point::parse_gtp(v.get_ref(), width, height) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    errors.push(source.error(&v.span(), format!("{key}[{j}]"), e.to_string()));
-                    None
-                }
-            },
-        )
-        .collect()
-}
-
-fn read_diagram(
-    source: &Source,
-    value: &Spanned<String>,
-    key: &str,
-    width: u8,
-    height: u8,
-    errors: &mut Vec<Located>,
-) -> diagram::Stones {
-    match diagram::parse(value.get_ref(), width, height) {
-        Ok(stones) => stones,
-        Err(e) => {
-            let at = source.string_content_start(&value.span()) + e.offset;
-            errors.push(source.error_at(at, key, e.message));
-            Vec::new()
-        }
-    }
-}
-
-/// Two expectations that apply to the same run after the same move and assert different
-/// values for the same key cannot both be right.
-fn find_contradictions(
-    source: &Source,
-    expectations: &[Expectation],
-    runs: &[super::Run],
-    raw: &[Spanned<RawExpect>],
-    errors: &mut Vec<Located>,
-) {
-    // The first value asserted for each (move, run, key): a later expectation that asserts
-    // another value contradicts it. One pass with a map, not every pair: a generated scenario
-    // may hold tens of thousands of expectations after the same move.
-    let mut first: std::collections::HashMap<(usize, usize, u8), (usize, &Check)> =
-        std::collections::HashMap::new();
-    for (j, b) in expectations.iter().enumerate() {
-        for cb in &b.checks {
-            let earlier = b.runs.iter().find_map(|&run| {
-                first
-                    .get(&(b.after, run, cb.kind()))
-                    .filter(|(_, ca)| *ca != cb)
-                    .map(|&(i, ca)| (i, ca, run))
-            });
-            if let Some((i, ca, run)) = earlier {
-                errors.push(source.error(
-                    &raw[j].span(),
-                    format!("expect[{j}].{}", cb.key()),
-                    format!(
-                        "contradictory expectations: expect[{i}] says otherwise about `{}` after move {} under `{}`",
-                        ca.key(),
-                        b.after,
-                        runs[run].label
-                    ),
-                ));
-            }
-            for &run in &b.runs {
-                first.entry((b.after, run, cb.kind())).or_insert((j, cb));
-            }
-        }
-    }
-}
-
-/// What the `handicap` key asks for.
-enum Handicap {
-    /// `handicap = 1`: Black moves first and no stone is placed (AGA Rule 4).
-    OneStone,
-    /// Stones to place (none after an error, which is reported).
-    Placed(Vec<Point>),
-}
-
-/// `handicap = 4` (the fixed placement of that many stones, AGA Rule 4),
-/// `handicap = ["C3", "G7"]` (a free placement on the named points) or `handicap = 1` (a
-/// one-stone handicap, which places no stone).
-fn read_handicap(
-    source: &Source,
-    value: &Spanned<toml::Value>,
-    width: u8,
-    height: u8,
-    errors: &mut Vec<Located>,
-) -> Handicap {
-    if matches!(value.get_ref(), toml::Value::Integer(1)) {
-        return Handicap::OneStone;
-    }
-    Handicap::Placed(read_handicap_points(source, value, width, height, errors))
-}
-
-/// The points of a placed handicap (see [`read_handicap`]).
-fn read_handicap_points(
-    source: &Source,
-    value: &Spanned<toml::Value>,
-    width: u8,
-    height: u8,
-    errors: &mut Vec<Located>,
-) -> Vec<Point> {
-    let mut fail = |message: String| {
-        errors.push(source.error(&value.span(), "handicap", message));
-        Vec::new()
-    };
-    match value.get_ref() {
-        toml::Value::Integer(n) => {
-            let Ok(stones) = u32::try_from(*n) else {
-                return fail(format!(
-                    "a handicap of {n} stones is not a number of stones"
-                ));
-            };
-            if stones as usize > handicap::MAX_HANDICAP || stones < 2 {
-                return fail(format!(
-                    "a handicap is 1 (Black moves first, no stone placed) or 2 to 9 stones, not {stones}"
-                ));
-            }
-            let fixed = (width == height)
-                .then(|| handicap::fixed_points(Pattern::Traditional, width, stones))
-                .flatten();
-            match fixed {
-                Some(points) => points,
-                None => fail(format!(
-                    "a {width}x{height} board has no fixed placement of {stones} stones; list the points for a free placement"
-                )),
-            }
-        }
-        toml::Value::Array(items) => {
-            let mut points = Vec::new();
-            for item in items {
-                let parsed = item
-                    .as_str()
-                    .ok_or_else(|| format!("`{item}` is not a vertex"))
-                    .and_then(|v| Point::parse_gtp(v, width, height).map_err(|e| e.to_string()));
-                match parsed {
-                    Ok(p) => points.push(p),
-                    Err(message) => return fail(message),
-                }
-            }
-            points
-        }
-        _ => fail(
-            "expected a number of stones (fixed placement) or a list of vertices (free placement)"
-                .to_string(),
-        ),
-    }
 }
