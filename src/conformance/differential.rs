@@ -4,7 +4,7 @@
 //! clause means in one position; a differential run plays positions nobody wrote down through
 //! two implementations of [`Referee`] and stops at the first event after which they part.
 //! This module is the one comparison: the naive executor's property tests (`tests/naive.rs`)
-//! call it event by event, and [`crate::fuzzing::differential`] (the fuzz targets, `goconform
+//! call it event by event, and [`mod@crate::fuzzing::differential`] (the fuzz targets, `goconform
 //! fuzz`, the symmetry properties) plays whole games through it, so what "agree" means is
 //! decided once, here.
 //!

@@ -738,7 +738,7 @@ impl Referee for GtpEngine {
         }
     }
 
-    /// Pipelines the announced plays and passes (see [`GtpEngine::prefetch`]); nothing is
+    /// Pipelines the announced plays and passes (see `GtpEngine::prefetch`); nothing is
     /// sent if the trial did not start well, or if any event is of another kind.
     fn announce(&mut self, events: &[Event]) {
         self.queue.clear();

@@ -12,7 +12,7 @@
 //! The serde types are lenient (unknown fields are ignored, optional fields have defaults);
 //! the `decode` methods turn them into the crate's types and refuse anything contradictory
 //! (an unknown word, a vertex off the board, a legal verdict with a reason). The validators
-//! ([`validate`]) are the strict reading: the committed JSON Schema itself, unknown fields
+//! (`validate`) are the strict reading: the committed JSON Schema itself, unknown fields
 //! included, with every problem reported and not only the first.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -191,7 +191,7 @@ pub struct ErrorReply {
 ///
 /// The verdict is flat: `"verdict"` is `legal` (with `captured` and `self_captured`),
 /// `illegal` (with a `reason`), `breach` (with a `reason` and a `class`) or `ruled` (with a
-/// `ruling`); the words are those of [`Reason`], [`Class`] and [`Ruling`].
+/// `ruling`); the words are those of [`Reason`], [`crate::game::Class`] and [`crate::game::Ruling`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireStep {
     /// `legal`, `illegal`, `breach` or `ruled`.
@@ -199,10 +199,10 @@ pub struct WireStep {
     /// Why an illegal move or a breach was refused: a word of [`Reason`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// A breach's procedure class: a word of [`Class`].
+    /// A breach's procedure class: a word of [`crate::game::Class`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
-    /// A ruling's word: a word of [`Ruling`].
+    /// A ruling's word: a word of [`crate::game::Ruling`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruling: Option<String>,
     /// The vertices a legal move captured.

@@ -7,7 +7,7 @@
 //! proptest and quickcheck impls feed them bytes. Points lie on the largest board (25x25);
 //! map them onto a smaller one as the test needs. A [`Case`] is a whole game realised for the
 //! reference's capabilities (every axis, a valid set-up, events of every kind): play it
-//! through your engine with [`crate::fuzzing::differential`].
+//! through your engine with [`mod@crate::fuzzing::differential`].
 
 use arbitrary::{Arbitrary, Unstructured};
 

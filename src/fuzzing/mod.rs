@@ -6,7 +6,7 @@
 //!
 //! - [`game`]: a structured game input any bytes decode into ([`GameInput`]), realised into a
 //!   concrete [`Case`] restricted to an implementation's capabilities;
-//! - [`differential`]: one game through two implementations, and their first divergence;
+//! - [`mod@differential`]: one game through two implementations, and their first divergence;
 //! - [`minimise`]: delta debugging of a divergent game down to a few events and stones;
 //! - [`finding`]: a divergence as a scenario in the suite's format;
 //! - [`symmetry`]: the reference seen through a symmetry of the board (the symmetry

@@ -26,7 +26,7 @@ pub enum Event {
     /// (AGA Tournament Rules VI.B.9). The opponent wins.
     Resign(Color),
     /// A move as a referee finds it on the board: made although it breaks a rule, so it
-    /// stands until someone notices. Only a [`procedure::Refereed`] game records these; the
+    /// stands until someone notices. Only a [`crate::game::Refereed`] game records these; the
     /// plain executor refuses them as `no-procedure`.
     Breach(Color, Move, Breach),
     /// The player left a stone between these points (BGA irregularity v); it stands nowhere
@@ -45,7 +45,7 @@ pub enum Event {
 
 impl Event {
     /// Whether the event belongs to a referee's record (a move standing although it breaks a
-    /// rule, an ambiguous stone, a notice, a sealed move): only [`procedure::Refereed`] takes
+    /// rule, an ambiguous stone, a notice, a sealed move): only [`crate::game::Refereed`] takes
     /// these, and GTP engines cannot express them.
     pub fn is_referees_record(&self) -> bool {
         matches!(

@@ -147,7 +147,7 @@ pub enum Verdict {
     /// The event was refused; the state is unchanged.
     Illegal(Reason),
     /// The move breaks the rules (`reason`) and stands on the board until someone notices:
-    /// only a [`procedure::Refereed`] game records such moves. `class` is how the ruleset in
+    /// only a [`crate::game::Refereed`] game records such moves. `class` is how the ruleset in
     /// force classes the violation, which decides the procedure that applies to it.
     Breach {
         /// The rule the move breaks.

@@ -1,6 +1,6 @@
 //! Declarative scenarios: the format, and loading it into checked, typed values.
 //!
-//! A scenario is one TOML file under conformance/<topic>/ named after its id. It gives a
+//! A scenario is one TOML file under `conformance/<topic>/` named after its id. It gives a
 //! position, the rules to run it under (one or several rulesets, or custom runs with axis
 //! overrides), a list of events, and expectations after any event: the verdict, captures,
 //! board, prisoners, turn and phase. Where rulesets disagree, expectations say which runs they
