@@ -79,6 +79,7 @@ pub mod game;
 pub mod gtp;
 #[cfg(feature = "cli")]
 pub mod referee;
+pub(crate) mod rng;
 pub mod rules;
 pub mod scenario;
 pub mod scoring;

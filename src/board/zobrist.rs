@@ -5,23 +5,17 @@
 //! history compares whole positions before it calls a play a repetition.
 
 use super::Color;
+use crate::rng::mix;
 
 /// Enough entries for the padded 27x27 layout of a 25x25 board.
 const CELLS: usize = 27 * 27;
-
-const fn splitmix64(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 const fn build() -> [[u64; 2]; CELLS] {
     let mut table = [[0u64; 2]; CELLS];
     let mut i = 0;
     while i < CELLS {
-        table[i][0] = splitmix64((i as u64) * 2 + 0x5EED);
-        table[i][1] = splitmix64((i as u64) * 2 + 1 + 0x5EED);
+        table[i][0] = mix((i as u64) * 2 + 0x5EED);
+        table[i][1] = mix((i as u64) * 2 + 1 + 0x5EED);
         i += 1;
     }
     table

@@ -803,20 +803,9 @@ fn setup_sgf(rules: &Rules, setup: &Setup) -> String {
         .handicap
         .iter()
         .copied()
-        .chain(
-            setup
-                .stones
-                .iter()
-                .filter(|(_, c)| *c == Color::Black)
-                .map(|(p, _)| *p),
-        )
+        .chain(setup.stones_of(Color::Black))
         .collect();
-    let white: Vec<Point> = setup
-        .stones
-        .iter()
-        .filter(|(_, c)| *c == Color::White)
-        .map(|(p, _)| *p)
-        .collect();
+    let white: Vec<Point> = setup.stones_of(Color::White).collect();
     for (property, points) in [("AB", black), ("AW", white)] {
         if !points.is_empty() {
             sgf.push_str(property);

@@ -154,9 +154,29 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
 }
 
 /// The length of a value written as JSON (a value that cannot be written counts as nothing:
-/// writing the reply will say so).
+/// writing the reply will say so). The bytes are counted as they are produced, never kept: the
+/// measure costs a second serialization of each step but no memory, so the bound holds for the
+/// memory of the reply itself.
 fn line_length(value: &impl serde::Serialize) -> usize {
-    serde_json::to_vec(value).map_or(0, |bytes| bytes.len())
+    let mut counter = ByteCounter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => 0,
+    }
+}
+
+/// A writer that keeps only how many bytes went through it.
+struct ByteCounter(usize);
+
+impl std::io::Write for ByteCounter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(bytes.len());
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// What the referee shows, with its count when the score is asked for.
@@ -181,6 +201,21 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn the_measured_length_is_the_written_length() {
+        let values = [
+            json!({ "text": "B D4", "board": ["X..", ".O.", "..\u{e9}"], "n": 12345 }),
+            json!([]),
+            json!("a \"quoted\" line\n"),
+        ];
+        for value in values {
+            assert_eq!(
+                line_length(&value),
+                serde_json::to_vec(&value).unwrap().len()
+            );
+        }
     }
 
     #[test]

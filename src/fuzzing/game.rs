@@ -432,7 +432,7 @@ fn point_at(index: usize, width: u8, height: u8) -> Point {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gtp::rng::SplitMix64;
+    use crate::rng::SplitMix64;
 
     fn bytes(seed: u64, n: usize) -> Vec<u8> {
         let mut rng = SplitMix64::new(seed);

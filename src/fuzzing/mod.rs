@@ -30,7 +30,7 @@ pub use game::{Case, EventChoice, GameInput};
 pub use symmetry::{Symmetric, Symmetry};
 
 use crate::conformance::{Naive, Referee, Reference};
-use crate::gtp::rng::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// The game `data` decodes into, realised for `second`'s capabilities and played through the
 /// reference and `second`.
@@ -66,7 +66,7 @@ const BYTES_PER_GAME: usize = 2048;
 /// The generator bytes of game `game` of a run: a fresh SplitMix64 stream per game, so a game
 /// does not depend on how many bytes the ones before it used.
 pub fn game_bytes(seed: u64, game: u64) -> Vec<u8> {
-    let mut rng = SplitMix64::new(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = SplitMix64::new(seed ^ game.wrapping_mul(crate::rng::GAMMA));
     let mut bytes = Vec::with_capacity(BYTES_PER_GAME);
     while bytes.len() < BYTES_PER_GAME {
         bytes.extend_from_slice(&rng.next_u64().to_le_bytes());

@@ -51,6 +51,15 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The set-up stones of one colour, in the order given, handicap stones left out (writers
+    /// of SGF and GTP list them by colour, and add the handicap where their format puts it).
+    pub fn stones_of(&self, color: Color) -> impl Iterator<Item = Point> + '_ {
+        self.stones
+            .iter()
+            .filter(move |(_, c)| *c == color)
+            .map(|(p, _)| *p)
+    }
+
     /// An empty board of the given size with Black to move.
     pub fn empty(width: u8, height: u8) -> Setup {
         Setup {

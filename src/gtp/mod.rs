@@ -100,7 +100,6 @@ mod clock;
 mod ending;
 mod protocol;
 mod records;
-pub(crate) mod rng;
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -114,7 +113,11 @@ use crate::game::handicap;
 use crate::game::{Event, Game, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Ending, HandicapPlacement, Komi, Rules};
 
-use rng::SplitMix64;
+use crate::rng::SplitMix64;
+
+/// The seed every GTP engine's `genmove` starts from, so that equal sessions choose equal
+/// moves: `genmove` here drives controllers and fuzzes other engines, it does not play well.
+const GENMOVE_SEED: u64 = 0x676f_636f_6e66_6f72; // "goconfor"
 
 /// Every command this engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -336,7 +339,7 @@ impl<'r> Engine<'r> {
             time_control: None,
             time_left: [None, None],
             flagged: None,
-            rng: SplitMix64::new(SplitMix64::SEED),
+            rng: SplitMix64::new(GENMOVE_SEED),
             files: FileAccess::Allowed,
         })
     }

@@ -100,18 +100,8 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
         values.sort();
         Prop::Unknown(ident.to_string(), values)
     };
-    let mut black: Vec<Point> = setup
-        .stones
-        .iter()
-        .filter(|(_, c)| *c == Color::Black)
-        .map(|(p, _)| *p)
-        .collect();
-    let white: Vec<Point> = setup
-        .stones
-        .iter()
-        .filter(|(_, c)| *c == Color::White)
-        .map(|(p, _)| *p)
-        .collect();
+    let mut black: Vec<Point> = setup.stones_of(Color::Black).collect();
+    let white: Vec<Point> = setup.stones_of(Color::White).collect();
     if !setup.handicap.is_empty() {
         root.push(Prop::HA(setup.handicap.len() as i64));
         black.extend(&setup.handicap);

@@ -35,6 +35,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::crosstable::{Crosstable, Half, Outcome};
+use crate::rng::SplitMix64;
 
 /// One tiebreak method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -283,7 +284,7 @@ pub fn standings(
     let n = table.players.len();
     let mut by_score: Vec<usize> = (0..n).collect();
     by_score.sort_by_key(|p| std::cmp::Reverse(table.score(*p)));
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let fixed = Fixed::new(table);
     let mut notes = Vec::new();
     let mut rows = Vec::new();
@@ -519,25 +520,6 @@ fn keep_best(contention: &mut Vec<usize>, value: impl Fn(usize) -> u32) {
     contention.retain(|p| value(*p) == best);
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a few lines, stable across versions and
-/// platforms, so a chance draw is reproduced from its seed alone.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0), by multiply-and-shift.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::crosstable::{Entry, Game};
@@ -600,7 +582,7 @@ mod tests {
         // A beat B, B beat C, A and C never met: only A lost to nobody in the group.
         let t = table(&[("A", &["B+", ""]), ("B", &["A-", "C+"]), ("C", &["", "B-"])]);
         let group = [0, 1, 2];
-        let mut rng = SplitMix64(0);
+        let mut rng = SplitMix64::new(0);
         let mut notes = Vec::new();
         let fixed = Fixed::new(&t);
         let (winners, by) = pick(
