@@ -91,6 +91,9 @@ pub struct Board {
     planes: Vec<u64>,
     /// Words in one plane.
     plane_words: usize,
+    /// One bit a word of `planes`: set for every word written since the last
+    /// [`Board::take_changed_words`] (a superset of the words whose value changed).
+    changed: u32,
 }
 
 impl Board {
@@ -111,12 +114,15 @@ impl Board {
             }
         }
         let plane_words = len.div_ceil(64);
+        // 25x25 padded is 729 points, 12 words a plane: every word has its bit in `changed`.
+        debug_assert!(2 * plane_words <= 32);
         Ok(Board {
             width,
             height,
             stride,
             planes: vec![0; 2 * plane_words],
             plane_words,
+            changed: 0,
             cells,
             head: vec![0; len],
             next: vec![0; len],
@@ -385,6 +391,8 @@ impl Board {
         for (q, c) in stones {
             fresh.set_stone(c, q);
         }
+        // Words of the old planes may have been cleared that the fresh board never wrote.
+        fresh.changed = u32::MAX;
         *self = fresh;
         Some(color)
     }
@@ -407,7 +415,9 @@ impl Board {
         self.string_hash[index] = key;
         self.hash ^= key;
         self.stones[color.index()] += 1;
-        self.planes[color.index() * self.plane_words + index / 64] |= 1 << (index % 64);
+        let word = color.index() * self.plane_words + index / 64;
+        self.planes[word] |= 1 << (index % 64);
+        self.changed |= 1 << word;
         let mut libs = 0;
         for n in self.neighbours(index) {
             match self.cells[n] {
@@ -459,6 +469,7 @@ impl Board {
         loop {
             self.cells[s] = EMPTY;
             self.planes[plane + s / 64] &= !(1 << (s % 64));
+            self.changed |= 1 << (plane + s / 64);
             removed.push(self.point_of(s));
             s = usize::from(self.next[s]);
             if s == head {
@@ -487,6 +498,14 @@ impl Board {
     /// Every snapshot of a board has the same length.
     pub fn snapshot(&self) -> &[u64] {
         &self.planes
+    }
+
+    /// The words of [`Board::snapshot`] written since the last call, one bit a word (bit `w`
+    /// for word `w`), and starts counting afresh. Every word whose value changed has its bit
+    /// set; a set bit does not promise a change. The repetition history reads it so as to
+    /// compare only those words with the position it recorded last.
+    pub fn take_changed_words(&mut self) -> u32 {
+        std::mem::take(&mut self.changed)
     }
 
     /// True if `snapshot` (as given by [`Board::snapshot`]) shows this position.

@@ -64,15 +64,11 @@ impl History {
 
     /// Records the position now on `board`, with `to_move` to play, created by a board play of
     /// `created_by_play_of` (None for a pass or a set-up position that counts as no play).
-    /// `unchanged` says the position is the one recorded last (after a pass), so no change is
-    /// looked for.
-    pub fn record(
-        &mut self,
-        board: &Board,
-        to_move: Color,
-        created_by_play_of: Option<Color>,
-        unchanged: bool,
-    ) {
+    /// `board` must be the board recorded last, changed since only through its own methods:
+    /// the words it reports changed ([`Board::take_changed_words`]) are the only ones compared
+    /// with the latest position.
+    pub fn record(&mut self, board: &mut Board, to_move: Color, created_by_play_of: Option<Color>) {
+        let changed = board.take_changed_words();
         let position = board.snapshot();
         if self.entries.is_empty() {
             // Reserve up front for the longest games that really happen, so that no normal
@@ -85,13 +81,24 @@ impl History {
             self.grow_slots(2 * expected);
             self.latest.clear();
             self.latest.extend_from_slice(position);
-        } else if !unchanged {
-            for (word, (old, &new)) in self.latest.iter_mut().zip(position).enumerate() {
+        } else {
+            let mut words = changed;
+            while words != 0 {
+                let word = words.trailing_zeros() as usize;
+                words &= words - 1;
+                let (Some(old), Some(&new)) = (self.latest.get_mut(word), position.get(word))
+                else {
+                    break;
+                };
                 if *old != new {
                     self.changes.push((word as u32, *old ^ new));
                     *old = new;
                 }
             }
+            debug_assert!(
+                self.latest[..] == position[..],
+                "a change the board did not report"
+            );
         }
         let hash = board.hash();
         if 2 * (self.entries.len() + 1) > self.slots.len() {
@@ -221,17 +228,17 @@ mod tests {
         let mut history = History::new();
         let mut boards = Vec::new();
         for n in 0..=moves.len() {
-            let b = board_with(&moves[..n]);
+            let mut b = board_with(&moves[..n]);
             let to_move = if n % 2 == 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            history.record(&b, to_move, Some(to_move.opponent()), false);
+            history.record(&mut b, to_move, Some(to_move.opponent()));
             boards.push(b);
         }
-        let last = boards.last().unwrap().clone();
-        history.record(&last, Color::Black, None, true);
+        let mut last = boards.last().unwrap().clone();
+        history.record(&mut last, Color::Black, None);
         for (n, b) in boards.iter().enumerate() {
             // Positional superko: any earlier position, however far back, is found.
             assert!(

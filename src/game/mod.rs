@@ -172,7 +172,7 @@ impl Game {
         };
         let mut history = History::new();
         if setup.history == SetupHistory::Played {
-            history.record(&board, to_move, Some(to_move.opponent()), false);
+            history.record(&mut board, to_move, Some(to_move.opponent()));
         }
         Ok(Game {
             rules,
@@ -402,7 +402,7 @@ impl Game {
         self.ko_ban = None;
         self.to_move = color.opponent();
         self.last_passer = Some(color);
-        self.history.record(&self.board, self.to_move, None, true);
+        self.history.record(&mut self.board, self.to_move, None);
         self.consecutive_passes += 1;
         let opening = self.moves_since_resumption.map(|m| m + 1);
         self.moves_since_resumption = opening;
@@ -526,7 +526,7 @@ impl Game {
         self.moves_since_resumption = self.moves_since_resumption.map(|m| m + 1);
         self.to_move = color.opponent();
         self.history
-            .record(&self.board, self.to_move, Some(color), false);
+            .record(&mut self.board, self.to_move, Some(color));
         Verdict::Legal {
             captured,
             self_captured,
