@@ -170,7 +170,11 @@ impl Game {
         } else {
             Color::White
         };
-        let mut history = History::new();
+        // Simple ko looks back one position only, through `ko_ban`: its history just counts.
+        let mut history = match rules.ko {
+            KoRule::Simple => History::count_only(),
+            _ => History::new(),
+        };
         if setup.history == SetupHistory::Played {
             history.record(&mut board, to_move, Some(to_move.opponent()));
         }
