@@ -17,6 +17,46 @@ mod zobrist;
 pub use point::{Color, Move, Point, VertexError, MAX_SIDE, MIN_SIDE};
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// Padded points a board has room for, a power of two above the 27x27 of a 25x25 board, so
+/// that an index masked by `CAPACITY - 1` is in range by construction.
+const CAPACITY: usize = 1024;
+const _: () = assert!(CAPACITY.is_power_of_two() && CAPACITY >= 27 * 27);
+
+/// One value per padded point, indexed without a bounds check: the index is masked into
+/// range. Every index the board computes is below the padded area (a point's neighbours
+/// are on the board or on its border), so the mask never changes one; a debug build
+/// asserts it.
+#[derive(Clone, PartialEq, Eq)]
+struct Grid<T>(Box<[T; CAPACITY]>);
+
+impl<T: Copy> Grid<T> {
+    fn new(fill: T) -> Grid<T> {
+        Grid(Box::new([fill; CAPACITY]))
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.0.swap(a & (CAPACITY - 1), b & (CAPACITY - 1));
+    }
+}
+
+impl<T> Index<usize> for Grid<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < CAPACITY);
+        &self.0[i & (CAPACITY - 1)]
+    }
+}
+
+impl<T> IndexMut<usize> for Grid<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < CAPACITY);
+        &mut self.0[i & (CAPACITY - 1)]
+    }
+}
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -78,12 +118,13 @@ pub struct Board {
     width: u8,
     height: u8,
     stride: usize,
-    cells: Vec<u8>,
-    head: Vec<u16>,
-    next: Vec<u16>,
-    libs: Vec<u16>,
-    size: Vec<u16>,
-    string_hash: Vec<u64>,
+    /// Padded points: `BORDER` around the board and past its end.
+    cells: Grid<u8>,
+    head: Grid<u16>,
+    next: Grid<u16>,
+    libs: Grid<u16>,
+    size: Grid<u16>,
+    string_hash: Grid<u64>,
     hash: u64,
     stones: [u32; 2],
     /// The stones again as two bit planes over the padded indices, Black's words then
@@ -107,7 +148,7 @@ impl Board {
         }
         let stride = usize::from(width) + 2;
         let len = stride * (usize::from(height) + 2);
-        let mut cells = vec![BORDER; len];
+        let mut cells = Grid::new(BORDER);
         for row in 0..height {
             for col in 0..width {
                 cells[(usize::from(row) + 1) * stride + usize::from(col) + 1] = EMPTY;
@@ -124,11 +165,11 @@ impl Board {
             plane_words,
             changed: 0,
             cells,
-            head: vec![0; len],
-            next: vec![0; len],
-            libs: vec![0; len],
-            size: vec![0; len],
-            string_hash: vec![0; len],
+            head: Grid::new(0),
+            next: Grid::new(0),
+            libs: Grid::new(0),
+            size: Grid::new(0),
+            string_hash: Grid::new(0),
             hash: 0,
             stones: [0, 0],
         })

@@ -6,8 +6,9 @@
 
 use super::Color;
 
-/// Enough entries for the padded 27x27 layout of a 25x25 board.
-const CELLS: usize = 27 * 27;
+/// An entry for every padded index a board has room for (more than the 27x27 of a 25x25
+/// board), so that a masked index needs no bounds check.
+const CELLS: usize = super::CAPACITY;
 
 const fn splitmix64(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -31,5 +32,5 @@ static KEYS: [[u64; 2]; CELLS] = build();
 
 /// The key of a stone of `color` at padded board index `index`.
 pub(super) fn key(index: usize, color: Color) -> u64 {
-    KEYS[index][color.index()]
+    KEYS[index & (CELLS - 1)][color.index()]
 }
