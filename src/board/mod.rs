@@ -22,7 +22,11 @@ use std::ops::{Index, IndexMut};
 /// Padded points a board has room for, a power of two above the 27x27 of a 25x25 board, so
 /// that an index masked by `CAPACITY - 1` is in range by construction.
 const CAPACITY: usize = 1024;
-const _: () = assert!(CAPACITY.is_power_of_two() && CAPACITY >= 27 * 27);
+const _: () = assert!(CAPACITY.is_power_of_two() && CAPACITY > 27 * 27);
+
+/// An index past every padded point (so it holds `BORDER` and heads no string): "no string"
+/// in [`Board::preview`].
+const NO_STRING: usize = CAPACITY - 1;
 
 /// One value per padded point, indexed without a bounds check: the index is masked into
 /// range. Every index the board computes is below the padded area (a point's neighbours
@@ -330,25 +334,17 @@ impl Board {
             return None;
         }
         let own = cell_of(color);
-        let mut heads = [0usize; 4];
-        let mut touches = [0u16; 4];
-        let mut distinct = 0;
-        let mut empty_neighbours = 0;
-        for n in self.neighbours(index) {
-            match self.cells[n] {
-                EMPTY => empty_neighbours += 1,
-                BORDER => {}
-                _ => {
-                    let h = usize::from(self.head[n]);
-                    match heads[..distinct].iter().position(|&x| x == h) {
-                        Some(i) => touches[i] += 1,
-                        None => {
-                            heads[distinct] = h;
-                            touches[distinct] = 1;
-                            distinct += 1;
-                        }
-                    }
-                }
+        // Worked out without branching on the neighbours, whose contents are a coin toss in
+        // play: the head of each neighbouring string (`NO_STRING` beside an empty or border
+        // point), then each string once, at its first neighbour, counted in or out by masks.
+        let neighbours = self.neighbours(index);
+        let mut heads = [NO_STRING; 4];
+        let mut empty_neighbours = 0u32;
+        for (head, &n) in heads.iter_mut().zip(&neighbours) {
+            let c = self.cells[n];
+            empty_neighbours += u32::from(c == EMPTY);
+            if c == BLACK || c == WHITE {
+                *head = usize::from(self.head[n]);
             }
         }
         let mut captured = 0u32;
@@ -356,18 +352,20 @@ impl Board {
         let mut friend_keeps_liberty = false;
         let mut friends_size = 0u32;
         let mut friends_hash = 0u64;
-        for i in 0..distinct {
-            let h = heads[i];
-            if self.cells[h] == own {
-                friends_size += u32::from(self.size[h]);
-                friends_hash ^= self.string_hash[h];
-                if self.libs[h] > touches[i] {
-                    friend_keeps_liberty = true;
-                }
-            } else if self.libs[h] == touches[i] {
-                captured += u32::from(self.size[h]);
-                captured_hash ^= self.string_hash[h];
-            }
+        for k in 0..4 {
+            let h = heads[k];
+            let first = (h != NO_STRING) & heads[..k].iter().all(|&x| x != h);
+            // Stones of this string next to the played point: the liberties it loses.
+            let touches = heads.iter().map(|&x| u16::from(x == h)).sum::<u16>();
+            let friend = first & (self.cells[h] == own);
+            let foe = first & (self.cells[h] != own);
+            let (libs, size, key) = (self.libs[h], u32::from(self.size[h]), self.string_hash[h]);
+            friends_size += size * u32::from(friend);
+            friends_hash ^= key & 0u64.wrapping_sub(u64::from(friend));
+            friend_keeps_liberty |= friend & (libs > touches);
+            let dies = foe & (libs == touches);
+            captured += size * u32::from(dies);
+            captured_hash ^= key & 0u64.wrapping_sub(u64::from(dies));
         }
         let stone_key = zobrist::key(index, color);
         if captured == 0 && empty_neighbours == 0 && !friend_keeps_liberty {
@@ -400,9 +398,15 @@ impl Board {
         self.put_stone(index, color);
         let opponent = cell_of(color.opponent());
         let mut result = Removal::default();
-        for n in self.neighbours(index) {
-            if self.cells[n] == opponent && self.libs[usize::from(self.head[n])] == 0 {
-                result.captured += self.remove_string(usize::from(self.head[n]), removed);
+        // Most plays capture nothing: one test for all four neighbours, without branches.
+        let captures = self.neighbours(index).iter().fold(false, |any, &n| {
+            any | ((self.cells[n] == opponent) & (self.libs[usize::from(self.head[n])] == 0))
+        });
+        if captures {
+            for n in self.neighbours(index) {
+                if self.cells[n] == opponent && self.libs[usize::from(self.head[n])] == 0 {
+                    result.captured += self.remove_string(usize::from(self.head[n]), removed);
+                }
             }
         }
         let own_head = usize::from(self.head[index]);
@@ -461,14 +465,12 @@ impl Board {
         self.changed |= 1 << word;
         let mut libs = 0;
         for n in self.neighbours(index) {
-            match self.cells[n] {
-                EMPTY => libs += 1,
-                BORDER => {}
-                _ => {
-                    let h = usize::from(self.head[n]);
-                    self.libs[h] -= 1;
-                }
-            }
+            // Without a branch: an empty or border point takes nothing from the string its
+            // stale head names (every head is a point index, so in range).
+            let c = self.cells[n];
+            libs += u16::from(c == EMPTY);
+            let h = usize::from(self.head[n]);
+            self.libs[h] -= u16::from(c == BLACK || c == WHITE);
         }
         self.libs[index] = libs;
         for n in self.neighbours(index) {
