@@ -343,9 +343,12 @@ impl Board {
         for (head, &n) in heads.iter_mut().zip(&neighbours) {
             let c = self.cells[n];
             empty_neighbours += u32::from(c == EMPTY);
-            if c == BLACK || c == WHITE {
-                *head = usize::from(self.head[n]);
-            }
+            let h = usize::from(self.head[n]);
+            *head = if (c == BLACK) | (c == WHITE) {
+                h
+            } else {
+                NO_STRING
+            };
         }
         let mut captured = 0u32;
         let mut captured_hash = 0u64;
@@ -474,12 +477,10 @@ impl Board {
         }
         self.libs[index] = libs;
         for n in self.neighbours(index) {
-            if self.cells[n] == own {
-                let a = usize::from(self.head[index]);
-                let b = usize::from(self.head[n]);
-                if a != b {
-                    self.merge(a, b);
-                }
+            let a = usize::from(self.head[index]);
+            let b = usize::from(self.head[n]);
+            if (self.cells[n] == own) & (a != b) {
+                self.merge(a, b);
             }
         }
     }
