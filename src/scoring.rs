@@ -21,8 +21,9 @@ use crate::scenario::Scenario;
 pub enum Position {
     /// A game to replay: its events under each set of rules asked for.
     Scenario {
-        /// The scenario (for an SGF record, the record made one).
-        scenario: Scenario,
+        /// The scenario (for an SGF record, the record made one), boxed so that the enum is
+        /// not the size of its largest variant.
+        scenario: Box<Scenario>,
         /// For an SGF record: the record itself (its territory marks name the dead stones).
         record: Option<Box<crate::sgf::Record>>,
     },

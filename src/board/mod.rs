@@ -17,6 +17,50 @@ mod zobrist;
 pub use point::{Color, Move, Point, VertexError, MAX_SIDE, MIN_SIDE};
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// Padded points a board has room for, a power of two above the 27x27 of a 25x25 board, so
+/// that an index masked by `CAPACITY - 1` is in range by construction.
+const CAPACITY: usize = 1024;
+const _: () = assert!(CAPACITY.is_power_of_two() && CAPACITY > 27 * 27);
+
+/// An index past every padded point (so it holds `BORDER` and heads no string): "no string"
+/// in [`Board::preview`].
+const NO_STRING: usize = CAPACITY - 1;
+
+/// One value per padded point, indexed without a bounds check: the index is masked into
+/// range. Every index the board computes is below the padded area (a point's neighbours
+/// are on the board or on its border), so the mask never changes one; a debug build
+/// asserts it.
+#[derive(Clone, PartialEq, Eq)]
+struct Grid<T>(Box<[T; CAPACITY]>);
+
+impl<T: Copy> Grid<T> {
+    fn new(fill: T) -> Grid<T> {
+        Grid(Box::new([fill; CAPACITY]))
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.0.swap(a & (CAPACITY - 1), b & (CAPACITY - 1));
+    }
+}
+
+impl<T> Index<usize> for Grid<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        debug_assert!(i < CAPACITY);
+        &self.0[i & (CAPACITY - 1)]
+    }
+}
+
+impl<T> IndexMut<usize> for Grid<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        debug_assert!(i < CAPACITY);
+        &mut self.0[i & (CAPACITY - 1)]
+    }
+}
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
@@ -78,12 +122,13 @@ pub struct Board {
     width: u8,
     height: u8,
     stride: usize,
-    cells: Vec<u8>,
-    head: Vec<u16>,
-    next: Vec<u16>,
-    libs: Vec<u16>,
-    size: Vec<u16>,
-    string_hash: Vec<u64>,
+    /// Padded points: `BORDER` around the board and past its end.
+    cells: Grid<u8>,
+    head: Grid<u16>,
+    next: Grid<u16>,
+    libs: Grid<u16>,
+    size: Grid<u16>,
+    string_hash: Grid<u64>,
     hash: u64,
     stones: [u32; 2],
     /// The stones again as two bit planes over the padded indices, Black's words then
@@ -91,6 +136,9 @@ pub struct Board {
     planes: Vec<u64>,
     /// Words in one plane.
     plane_words: usize,
+    /// One bit a word of `planes`: set for every word written since the last
+    /// [`Board::take_changed_words`] (a superset of the words whose value changed).
+    changed: u32,
 }
 
 impl Board {
@@ -104,25 +152,28 @@ impl Board {
         }
         let stride = usize::from(width) + 2;
         let len = stride * (usize::from(height) + 2);
-        let mut cells = vec![BORDER; len];
+        let mut cells = Grid::new(BORDER);
         for row in 0..height {
             for col in 0..width {
                 cells[(usize::from(row) + 1) * stride + usize::from(col) + 1] = EMPTY;
             }
         }
         let plane_words = len.div_ceil(64);
+        // 25x25 padded is 729 points, 12 words a plane: every word has its bit in `changed`.
+        debug_assert!(2 * plane_words <= 32);
         Ok(Board {
             width,
             height,
             stride,
             planes: vec![0; 2 * plane_words],
             plane_words,
+            changed: 0,
             cells,
-            head: vec![0; len],
-            next: vec![0; len],
-            libs: vec![0; len],
-            size: vec![0; len],
-            string_hash: vec![0; len],
+            head: Grid::new(0),
+            next: Grid::new(0),
+            libs: Grid::new(0),
+            size: Grid::new(0),
+            string_hash: Grid::new(0),
             hash: 0,
             stones: [0, 0],
         })
@@ -283,44 +334,41 @@ impl Board {
             return None;
         }
         let own = cell_of(color);
-        let mut heads = [0usize; 4];
-        let mut touches = [0u16; 4];
-        let mut distinct = 0;
-        let mut empty_neighbours = 0;
-        for n in self.neighbours(index) {
-            match self.cells[n] {
-                EMPTY => empty_neighbours += 1,
-                BORDER => {}
-                _ => {
-                    let h = usize::from(self.head[n]);
-                    match heads[..distinct].iter().position(|&x| x == h) {
-                        Some(i) => touches[i] += 1,
-                        None => {
-                            heads[distinct] = h;
-                            touches[distinct] = 1;
-                            distinct += 1;
-                        }
-                    }
-                }
-            }
+        // Worked out without branching on the neighbours, whose contents are a coin toss in
+        // play: the head of each neighbouring string (`NO_STRING` beside an empty or border
+        // point), then each string once, at its first neighbour, counted in or out by masks.
+        let neighbours = self.neighbours(index);
+        let mut heads = [NO_STRING; 4];
+        let mut empty_neighbours = 0u32;
+        for (head, &n) in heads.iter_mut().zip(&neighbours) {
+            let c = self.cells[n];
+            empty_neighbours += u32::from(c == EMPTY);
+            let h = usize::from(self.head[n]);
+            *head = if (c == BLACK) | (c == WHITE) {
+                h
+            } else {
+                NO_STRING
+            };
         }
         let mut captured = 0u32;
         let mut captured_hash = 0u64;
         let mut friend_keeps_liberty = false;
         let mut friends_size = 0u32;
         let mut friends_hash = 0u64;
-        for i in 0..distinct {
-            let h = heads[i];
-            if self.cells[h] == own {
-                friends_size += u32::from(self.size[h]);
-                friends_hash ^= self.string_hash[h];
-                if self.libs[h] > touches[i] {
-                    friend_keeps_liberty = true;
-                }
-            } else if self.libs[h] == touches[i] {
-                captured += u32::from(self.size[h]);
-                captured_hash ^= self.string_hash[h];
-            }
+        for k in 0..4 {
+            let h = heads[k];
+            let first = (h != NO_STRING) & heads[..k].iter().all(|&x| x != h);
+            // Stones of this string next to the played point: the liberties it loses.
+            let touches = heads.iter().map(|&x| u16::from(x == h)).sum::<u16>();
+            let friend = first & (self.cells[h] == own);
+            let foe = first & (self.cells[h] != own);
+            let (libs, size, key) = (self.libs[h], u32::from(self.size[h]), self.string_hash[h]);
+            friends_size += size * u32::from(friend);
+            friends_hash ^= key & 0u64.wrapping_sub(u64::from(friend));
+            friend_keeps_liberty |= friend & (libs > touches);
+            let dies = foe & (libs == touches);
+            captured += size * u32::from(dies);
+            captured_hash ^= key & 0u64.wrapping_sub(u64::from(dies));
         }
         let stone_key = zobrist::key(index, color);
         if captured == 0 && empty_neighbours == 0 && !friend_keeps_liberty {
@@ -353,9 +401,15 @@ impl Board {
         self.put_stone(index, color);
         let opponent = cell_of(color.opponent());
         let mut result = Removal::default();
-        for n in self.neighbours(index) {
-            if self.cells[n] == opponent && self.libs[usize::from(self.head[n])] == 0 {
-                result.captured += self.remove_string(usize::from(self.head[n]), removed);
+        // Most plays capture nothing: one test for all four neighbours, without branches.
+        let captures = self.neighbours(index).iter().fold(false, |any, &n| {
+            any | ((self.cells[n] == opponent) & (self.libs[usize::from(self.head[n])] == 0))
+        });
+        if captures {
+            for n in self.neighbours(index) {
+                if self.cells[n] == opponent && self.libs[usize::from(self.head[n])] == 0 {
+                    result.captured += self.remove_string(usize::from(self.head[n]), removed);
+                }
             }
         }
         let own_head = usize::from(self.head[index]);
@@ -385,6 +439,8 @@ impl Board {
         for (q, c) in stones {
             fresh.set_stone(c, q);
         }
+        // Words of the old planes may have been cleared that the fresh board never wrote.
+        fresh.changed = u32::MAX;
         *self = fresh;
         Some(color)
     }
@@ -407,26 +463,24 @@ impl Board {
         self.string_hash[index] = key;
         self.hash ^= key;
         self.stones[color.index()] += 1;
-        self.planes[color.index() * self.plane_words + index / 64] |= 1 << (index % 64);
+        let word = color.index() * self.plane_words + index / 64;
+        self.planes[word] |= 1 << (index % 64);
+        self.changed |= 1 << word;
         let mut libs = 0;
         for n in self.neighbours(index) {
-            match self.cells[n] {
-                EMPTY => libs += 1,
-                BORDER => {}
-                _ => {
-                    let h = usize::from(self.head[n]);
-                    self.libs[h] -= 1;
-                }
-            }
+            // Without a branch: an empty or border point takes nothing from the string its
+            // stale head names (every head is a point index, so in range).
+            let c = self.cells[n];
+            libs += u16::from(c == EMPTY);
+            let h = usize::from(self.head[n]);
+            self.libs[h] -= u16::from(c == BLACK || c == WHITE);
         }
         self.libs[index] = libs;
         for n in self.neighbours(index) {
-            if self.cells[n] == own {
-                let a = usize::from(self.head[index]);
-                let b = usize::from(self.head[n]);
-                if a != b {
-                    self.merge(a, b);
-                }
+            let a = usize::from(self.head[index]);
+            let b = usize::from(self.head[n]);
+            if (self.cells[n] == own) & (a != b) {
+                self.merge(a, b);
             }
         }
     }
@@ -459,6 +513,7 @@ impl Board {
         loop {
             self.cells[s] = EMPTY;
             self.planes[plane + s / 64] &= !(1 << (s % 64));
+            self.changed |= 1 << (plane + s / 64);
             removed.push(self.point_of(s));
             s = usize::from(self.next[s]);
             if s == head {
@@ -487,6 +542,14 @@ impl Board {
     /// Every snapshot of a board has the same length.
     pub fn snapshot(&self) -> &[u64] {
         &self.planes
+    }
+
+    /// The words of [`Board::snapshot`] written since the last call, one bit a word (bit `w`
+    /// for word `w`), and starts counting afresh. Every word whose value changed has its bit
+    /// set; a set bit does not promise a change. The repetition history reads it so as to
+    /// compare only those words with the position it recorded last.
+    pub fn take_changed_words(&mut self) -> u32 {
+        std::mem::take(&mut self.changed)
     }
 
     /// True if `snapshot` (as given by [`Board::snapshot`]) shows this position.

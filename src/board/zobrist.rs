@@ -7,8 +7,9 @@
 use super::Color;
 use crate::rng::mix;
 
-/// Enough entries for the padded 27x27 layout of a 25x25 board.
-const CELLS: usize = 27 * 27;
+/// An entry for every padded index a board has room for (more than the 27x27 of a 25x25
+/// board), so that a masked index needs no bounds check.
+const CELLS: usize = super::CAPACITY;
 
 const fn build() -> [[u64; 2]; CELLS] {
     let mut table = [[0u64; 2]; CELLS];
@@ -25,5 +26,5 @@ static KEYS: [[u64; 2]; CELLS] = build();
 
 /// The key of a stone of `color` at padded board index `index`.
 pub(super) fn key(index: usize, color: Color) -> u64 {
-    KEYS[index][color.index()]
+    KEYS[index & (CELLS - 1)][color.index()]
 }

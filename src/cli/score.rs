@@ -206,7 +206,7 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
         };
         let scenario = crate::sgf::convert::to_scenario(&record, &rulesets, spec)?;
         return Ok(Position::Scenario {
-            scenario,
+            scenario: Box::new(scenario),
             record: Some(Box::new(record)),
         });
     }
@@ -229,7 +229,7 @@ fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Positi
             return Err(format!("{} holds no scenario", path.display()));
         };
         Ok(Position::Scenario {
-            scenario,
+            scenario: Box::new(scenario),
             record: None,
         })
     } else {

@@ -44,6 +44,10 @@ pub struct History {
     /// hash are chained through `Entry::same_hash`. Zobrist hashes are uniformly random
     /// already, so their low bits pick the slot.
     slots: Vec<u32>,
+    /// Set by [`History::count_only`]: positions are counted, not kept.
+    count_only: bool,
+    /// Positions recorded while `count_only`.
+    counted: usize,
 }
 
 impl History {
@@ -52,27 +56,42 @@ impl History {
         History::default()
     }
 
+    /// A history for simple ko, which asks nothing of earlier positions (the ban on the
+    /// immediate retake is the game's `ko_ban`): positions are counted, so that [`History::len`]
+    /// is what a full history would say, and not kept. [`History::repeats`] finds no
+    /// repetition in it under any rule, so only a game under simple ko may use one.
+    pub fn count_only() -> History {
+        History {
+            count_only: true,
+            ..History::default()
+        }
+    }
+
     /// Number of positions recorded.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        if self.count_only {
+            self.counted
+        } else {
+            self.entries.len()
+        }
     }
 
     /// Whether no position is recorded yet.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// Records the position now on `board`, with `to_move` to play, created by a board play of
     /// `created_by_play_of` (None for a pass or a set-up position that counts as no play).
-    /// `unchanged` says the position is the one recorded last (after a pass), so no change is
-    /// looked for.
-    pub fn record(
-        &mut self,
-        board: &Board,
-        to_move: Color,
-        created_by_play_of: Option<Color>,
-        unchanged: bool,
-    ) {
+    /// `board` must be the board recorded last, changed since only through its own methods:
+    /// the words it reports changed ([`Board::take_changed_words`]) are the only ones compared
+    /// with the latest position.
+    pub fn record(&mut self, board: &mut Board, to_move: Color, created_by_play_of: Option<Color>) {
+        let changed = board.take_changed_words();
+        if self.count_only {
+            self.counted += 1;
+            return;
+        }
         let position = board.snapshot();
         if self.entries.is_empty() {
             // Reserve up front for the longest games that really happen, so that no normal
@@ -85,13 +104,24 @@ impl History {
             self.grow_slots(2 * expected);
             self.latest.clear();
             self.latest.extend_from_slice(position);
-        } else if !unchanged {
-            for (word, (old, &new)) in self.latest.iter_mut().zip(position).enumerate() {
+        } else {
+            let mut words = changed;
+            while words != 0 {
+                let word = words.trailing_zeros() as usize;
+                words &= words - 1;
+                let (Some(old), Some(&new)) = (self.latest.get_mut(word), position.get(word))
+                else {
+                    break;
+                };
                 if *old != new {
                     self.changes.push((word as u32, *old ^ new));
                     *old = new;
                 }
             }
+            debug_assert!(
+                self.latest[..] == position[..],
+                "a change the board did not report"
+            );
         }
         let hash = board.hash();
         if 2 * (self.entries.len() + 1) > self.slots.len() {
@@ -121,6 +151,7 @@ impl History {
         if rule == KoRule::Simple {
             return false;
         }
+        debug_assert!(!self.count_only, "a count-only history asked about {rule}");
         if self.slots.is_empty() {
             return false;
         }
@@ -221,17 +252,17 @@ mod tests {
         let mut history = History::new();
         let mut boards = Vec::new();
         for n in 0..=moves.len() {
-            let b = board_with(&moves[..n]);
+            let mut b = board_with(&moves[..n]);
             let to_move = if n % 2 == 0 {
                 Color::Black
             } else {
                 Color::White
             };
-            history.record(&b, to_move, Some(to_move.opponent()), false);
+            history.record(&mut b, to_move, Some(to_move.opponent()));
             boards.push(b);
         }
-        let last = boards.last().unwrap().clone();
-        history.record(&last, Color::Black, None, true);
+        let mut last = boards.last().unwrap().clone();
+        history.record(&mut last, Color::Black, None);
         for (n, b) in boards.iter().enumerate() {
             // Positional superko: any earlier position, however far back, is found.
             assert!(
@@ -258,5 +289,27 @@ mod tests {
         assert!(history.repeats(KoRule::Situational, Color::White, b.hash(), || b.clone()));
         assert!(!history.repeats(KoRule::Situational, Color::Black, b.hash(), || b.clone()));
         assert!(!history.repeats(KoRule::Simple, Color::White, b.hash(), || b.clone()));
+    }
+
+    #[test]
+    fn a_count_only_history_counts_what_a_full_one_keeps() {
+        let mut full = History::new();
+        let mut counted = History::count_only();
+        assert!(counted.is_empty());
+        let mut b = Board::new(5, 5).unwrap();
+        for k in 0..6u8 {
+            let c = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.set_stone(c, Point::new(k % 5, k / 5));
+            full.record(&mut b.clone(), c.opponent(), Some(c));
+            counted.record(&mut b, c.opponent(), Some(c));
+            assert_eq!(counted.len(), full.len());
+        }
+        let hash = b.hash();
+        assert!(full.repeats(KoRule::Positional, Color::Black, hash, || b.clone()));
+        assert!(!counted.repeats(KoRule::Simple, Color::Black, hash, || b.clone()));
     }
 }

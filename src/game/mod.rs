@@ -170,9 +170,13 @@ impl Game {
         } else {
             Color::White
         };
-        let mut history = History::new();
+        // Simple ko looks back one position only, through `ko_ban`: its history just counts.
+        let mut history = match rules.ko {
+            KoRule::Simple => History::count_only(),
+            _ => History::new(),
+        };
         if setup.history == SetupHistory::Played {
-            history.record(&board, to_move, Some(to_move.opponent()), false);
+            history.record(&mut board, to_move, Some(to_move.opponent()));
         }
         Ok(Game {
             rules,
@@ -402,7 +406,7 @@ impl Game {
         self.ko_ban = None;
         self.to_move = color.opponent();
         self.last_passer = Some(color);
-        self.history.record(&self.board, self.to_move, None, true);
+        self.history.record(&mut self.board, self.to_move, None);
         self.consecutive_passes += 1;
         let opening = self.moves_since_resumption.map(|m| m + 1);
         self.moves_since_resumption = opening;
@@ -526,7 +530,7 @@ impl Game {
         self.moves_since_resumption = self.moves_since_resumption.map(|m| m + 1);
         self.to_move = color.opponent();
         self.history
-            .record(&self.board, self.to_move, Some(color), false);
+            .record(&mut self.board, self.to_move, Some(color));
         Verdict::Legal {
             captured,
             self_captured,

@@ -142,7 +142,7 @@ impl Game {
         let removal = self.board.play(right, p, &mut self.removed);
         self.prisoners.captures[right.index()] += removal.captured;
         self.history
-            .record(&self.board, self.to_move, Some(right), false);
+            .record(&mut self.board, self.to_move, Some(right));
         Ok(self.removed.clone())
     }
 
@@ -162,7 +162,7 @@ impl Game {
         self.to_move = color.opponent();
         if board_changed {
             self.history
-                .record(&self.board, self.to_move, Some(color), false);
+                .record(&mut self.board, self.to_move, Some(color));
         }
     }
 }
