@@ -324,20 +324,31 @@ impl Suite {
         let mut scenarios: Vec<Scenario> = Vec::new();
         let mut tournament_scenarios = Vec::new();
         let mut ids: HashMap<String, PathBuf> = HashMap::new();
-        for (file, text) in files {
-            let topic = file
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str())
-                .unwrap_or("")
-                .to_string();
-            let parsed = if tournament::is_tournament_text(text) {
-                tournament::TournamentScenario::parse(file, text, &topic, spec)
-                    .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t))))
-            } else {
-                Scenario::parse(file, text, &topic, spec)
-                    .map(|s| (s.id.clone(), Parsed::Board(Box::new(s))))
-            };
+        // Parsing is most of loading and each file parses alone, so the files are parsed on
+        // rayon's pool; the results come back in path order, and ids are checked in that
+        // order, so errors and the suite are the same as a sequential load's.
+        let parsed: Vec<_> = {
+            use rayon::prelude::*;
+            files
+                .par_iter()
+                .map(|(file, text)| {
+                    let topic = file
+                        .parent()
+                        .and_then(|p| p.file_name())
+                        .and_then(|n| n.to_str())
+                        .unwrap_or("")
+                        .to_string();
+                    if tournament::is_tournament_text(text) {
+                        tournament::TournamentScenario::parse(file, text, &topic, spec)
+                            .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t))))
+                    } else {
+                        Scenario::parse(file, text, &topic, spec)
+                            .map(|s| (s.id.clone(), Parsed::Board(Box::new(s))))
+                    }
+                })
+                .collect()
+        };
+        for ((file, _), parsed) in files.iter().zip(parsed) {
             match parsed {
                 Err(mut e) => errors.append(&mut e),
                 Ok((id, s)) => {
