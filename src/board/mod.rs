@@ -114,6 +114,10 @@ pub struct Removal {
     pub captured: u32,
     /// The mover's own stones removed (only where the rules allow self-capture).
     pub self_captured: u32,
+    /// True when the play captured exactly one stone and left the played stone alone in a
+    /// string whose only liberty is the captured point: the shape of a basic ko, as
+    /// [`PlayPreview::ko_shape`] foresaw it.
+    pub ko_shape: bool,
 }
 
 /// A rectangular Go board with incrementally maintained strings.
@@ -303,12 +307,14 @@ impl Board {
         libs.len()
     }
 
-    /// Whether the empty point `p` has an empty neighbour: a play there keeps a liberty
-    /// whatever it captures, so it is no suicide and not the shape of a basic ko. This is all
-    /// a legality check needs when no hash is looked up. `None` if `p` is occupied or off
+    /// Whether a play of `color` at the empty point `p` keeps its stone on the board: the point
+    /// has an empty neighbour, or a friendly neighbouring string keeps another liberty, or an
+    /// opposing neighbouring string loses its last one (so the capture leaves a liberty). This
+    /// is all a legality check needs when no hash is looked up and self-capture is forbidden,
+    /// and it stops at the first neighbour that settles it. `None` if `p` is occupied or off
     /// the board.
     #[inline]
-    pub fn touches_empty(&self, p: Point) -> Option<bool> {
+    pub fn keeps_stone(&self, color: Color, p: Point) -> Option<bool> {
         if !self.contains(p) {
             return None;
         }
@@ -316,11 +322,30 @@ impl Board {
         if self.cells[index] != EMPTY {
             return None;
         }
-        Some(
-            self.neighbours(index)
-                .iter()
-                .any(|&n| self.cells[n] == EMPTY),
-        )
+        let neighbours = self.neighbours(index);
+        if neighbours.iter().any(|&n| self.cells[n] == EMPTY) {
+            return Some(true);
+        }
+        // Every neighbour holds a stone or is off the board.
+        let own = cell_of(color);
+        let heads = neighbours.map(|n| {
+            if self.cells[n] == BORDER {
+                NO_STRING
+            } else {
+                usize::from(self.head[n])
+            }
+        });
+        Some(heads.iter().any(|&h| {
+            // Stones of this string next to `p`: the liberties it loses.
+            let touches = heads.iter().map(|&x| u16::from(x == h)).sum::<u16>();
+            let libs = self.libs[h];
+            (h != NO_STRING)
+                & if self.cells[h] == own {
+                    libs > touches
+                } else {
+                    libs == touches
+                }
+        }))
     }
 
     /// What playing `color` at the empty point `p` would do, without doing it.
@@ -413,6 +438,10 @@ impl Board {
             }
         }
         let own_head = usize::from(self.head[index]);
+        // Alone (no string joined) with one pseudo-liberty: the captured point, the only
+        // empty neighbour.
+        result.ko_shape =
+            result.captured == 1 && self.size[own_head] == 1 && self.libs[own_head] == 1;
         if self.libs[own_head] == 0 {
             result.self_captured = self.remove_string(own_head, removed);
         }
@@ -715,6 +744,16 @@ mod tests {
         // Capturing two stones is never a ko shape.
         let quiet = b.preview(Color::White, pt("E5", &b)).unwrap();
         assert!(!quiet.ko_shape);
+        // The play itself reports the shape its preview foresaw.
+        let (r, removed) = play(&mut b.clone(), Color::White, "E5");
+        assert!(!r.ko_shape && removed.is_empty());
+        let (r, removed) = play(&mut b, Color::White, "B2");
+        assert!(r.ko_shape);
+        assert_eq!(removed, vec![pt("C2", &b)]);
+        // Black's retake at C2 (a board knows no ko rule) has the same shape.
+        let (r, _) = play(&mut b, Color::Black, "C2");
+        assert_eq!(r.captured, 1);
+        assert!(r.ko_shape);
     }
 
     #[test]
@@ -758,14 +797,28 @@ mod tests {
     }
 
     #[test]
-    fn touches_empty_reads_the_neighbours() {
+    fn keeps_stone_reads_the_neighbours() {
         let mut b = Board::new(5, 5).unwrap();
         b.set_stone(Color::Black, pt("B1", &b));
-        assert_eq!(b.touches_empty(pt("A1", &b)), Some(true));
-        assert_eq!(b.touches_empty(pt("B1", &b)), None);
+        assert_eq!(b.keeps_stone(Color::White, pt("A1", &b)), Some(true));
+        assert_eq!(b.keeps_stone(Color::Black, pt("B1", &b)), None);
         b.set_stone(Color::White, pt("A2", &b));
-        assert_eq!(b.touches_empty(pt("A1", &b)), Some(false));
-        assert_eq!(b.touches_empty(Point::new(5, 0)), None);
+        b.set_stone(Color::White, pt("C1", &b));
+        // No empty neighbour: Black's B1 keeps B2 besides A1, White's A2 keeps A3.
+        assert_eq!(b.keeps_stone(Color::Black, pt("A1", &b)), Some(true));
+        assert_eq!(b.keeps_stone(Color::White, pt("A1", &b)), Some(true));
+        b.set_stone(Color::White, pt("B2", &b));
+        // B1's last liberty is A1: Black would be self-captured, White captures.
+        assert_eq!(b.keeps_stone(Color::Black, pt("A1", &b)), Some(false));
+        assert_eq!(b.keeps_stone(Color::White, pt("A1", &b)), Some(true));
+        assert_eq!(b.keeps_stone(Color::Black, Point::new(5, 0)), None);
+        // Each answer is the preview's: the stone stays unless it would be self-captured.
+        for p in b.points().collect::<Vec<_>>() {
+            for c in [Color::Black, Color::White] {
+                let keeps = b.preview(c, p).map(|v| v.self_captured == 0);
+                assert_eq!(b.keeps_stone(c, p), keeps, "{c:?} {p}");
+            }
+        }
     }
 
     #[test]

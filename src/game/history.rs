@@ -86,12 +86,25 @@ impl History {
     /// `board` must be the board recorded last, changed since only through its own methods:
     /// the words it reports changed ([`Board::take_changed_words`]) are the only ones compared
     /// with the latest position.
+    #[inline]
     pub fn record(&mut self, board: &mut Board, to_move: Color, created_by_play_of: Option<Color>) {
         let changed = board.take_changed_words();
         if self.count_only {
             self.counted += 1;
             return;
         }
+        self.keep(board, changed, to_move, created_by_play_of);
+    }
+
+    /// [`History::record`] in a history that keeps positions, given the words `board` reported
+    /// changed.
+    fn keep(
+        &mut self,
+        board: &Board,
+        changed: u32,
+        to_move: Color,
+        created_by_play_of: Option<Color>,
+    ) {
         let position = board.snapshot();
         if self.entries.is_empty() {
             // Reserve up front for the longest games that really happen, so that no normal

@@ -131,7 +131,6 @@ pub struct JudgedPlay<'g> {
     game: &'g mut Game,
     color: Color,
     point: Point,
-    ko_shape: bool,
 }
 
 impl JudgedPlay<'_> {
@@ -148,7 +147,7 @@ impl JudgedPlay<'_> {
     /// Makes the play: the verdict and the change of state are those of [`Game::apply`] with
     /// the same move.
     pub fn play(self) -> Verdict {
-        self.game.play(self.color, self.point, self.ko_shape)
+        self.game.play(self.color, self.point)
     }
 }
 
@@ -261,7 +260,7 @@ impl Game {
     /// Judges a board play by `color` at `point` as if it were `color`'s turn, without
     /// changing anything. This is the question GTP's `is_legal` asks.
     pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
-        self.judge(color, point).map(|_| ())
+        self.judge(color, point)
     }
 
     /// Judges a board play by `color` at `point` exactly as [`Game::apply`] would (the phase,
@@ -270,12 +269,11 @@ impl Game {
     /// so nothing can change between the judgement and the play it allows.
     pub fn judge_play(&mut self, color: Color, point: Point) -> Result<JudgedPlay<'_>, Reason> {
         self.may_move(color)?;
-        let ko_shape = self.judge(color, point)?;
+        self.judge(color, point)?;
         Ok(JudgedPlay {
             game: self,
             color,
             point,
-            ko_shape,
         })
     }
 
@@ -297,19 +295,23 @@ impl Game {
         Ok(())
     }
 
-    /// [`Game::check_play`], handing back whether a legal play has the shape of a basic ko
-    /// (all [`Game::play`] needs of the judgement).
+    /// [`Game::check_play`] without the turn.
     #[inline(always)]
-    fn judge(&self, color: Color, point: Point) -> Result<bool, Reason> {
+    fn judge(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.in_play()?;
-        if self.rules.ko == KoRule::Simple && self.ko_ban != Some((color, point)) {
-            // No repetition to look up, so no hash is needed: a play next to an empty point
-            // keeps a liberty (it is no suicide) and is not the shape of a ko, whatever it
-            // captures.
-            match self.board.touches_empty(point) {
-                Some(true) => return Ok(false),
-                Some(false) => {}
+        if self.rules.ko == KoRule::Simple {
+            // No repetition to look up, so no hash is needed: whether the stone stays on the
+            // board settles suicide, then the ban settles ko (the order of the full judgement
+            // below). Self-capture where the rules allow some goes through the preview, which
+            // counts the stones it would remove.
+            match self.board.keeps_stone(color, point) {
                 None => return Err(Reason::Occupied),
+                Some(true) if self.ko_ban == Some((color, point)) => return Err(Reason::Ko),
+                Some(true) => return Ok(()),
+                Some(false) if self.rules.suicide == SuicideRule::Forbidden => {
+                    return Err(Reason::Suicide)
+                }
+                Some(false) => {}
             }
         }
         let Some(preview) = self.board.preview(color, point) else {
@@ -341,7 +343,7 @@ impl Game {
                 Reason::Superko
             });
         }
-        Ok(preview.ko_shape)
+        Ok(())
     }
 
     /// Judges an event and, if it is legal, applies it.
@@ -513,7 +515,7 @@ impl Game {
         }
     }
 
-    fn play(&mut self, color: Color, point: Point, ko_shape: bool) -> Verdict {
+    fn play(&mut self, color: Color, point: Point) -> Verdict {
         self.removed.clear();
         let removal = self.board.play(color, point, &mut self.removed);
         let captured_count = removal.captured as usize;
@@ -521,7 +523,7 @@ impl Game {
         let self_captured = self.removed[captured_count..].to_vec();
         self.prisoners.captures[color.index()] += removal.captured;
         self.prisoners.captures[color.opponent().index()] += removal.self_captured;
-        self.ko_ban = if ko_shape {
+        self.ko_ban = if removal.ko_shape {
             Some((color.opponent(), captured[0]))
         } else {
             None

@@ -41,8 +41,8 @@ impl Game {
                 self.after_physical_move(color, true);
             }
             _ => {
-                if let Some(preview) = self.board.preview(color, p) {
-                    self.play(color, p, preview.ko_shape);
+                if self.board.contains(p) && self.board.get(p).is_none() {
+                    self.play(color, p);
                 }
             }
         }
