@@ -67,6 +67,13 @@ const BLACK: u8 = 1;
 const WHITE: u8 = 2;
 const BORDER: u8 = 3;
 
+/// The liberties string `h` loses to a stone played where `heads` (from
+/// [`Board::string_heads`]) are the neighbours: one for each neighbouring stone of it.
+#[inline(always)]
+fn liberties_lost(heads: &[usize; 4], h: usize) -> u16 {
+    heads.iter().map(|&x| u16::from(x == h)).sum()
+}
+
 fn cell_of(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
@@ -328,17 +335,9 @@ impl Board {
         }
         // Every neighbour holds a stone or is off the board.
         let own = cell_of(color);
-        let heads = neighbours.map(|n| {
-            if self.cells[n] == BORDER {
-                NO_STRING
-            } else {
-                usize::from(self.head[n])
-            }
-        });
+        let heads = self.string_heads(&neighbours);
         Some(heads.iter().any(|&h| {
-            // Stones of this string next to `p`: the liberties it loses.
-            let touches = heads.iter().map(|&x| u16::from(x == h)).sum::<u16>();
-            let libs = self.libs[h];
+            let (libs, touches) = (self.libs[h], liberties_lost(&heads, h));
             (h != NO_STRING)
                 & if self.cells[h] == own {
                     libs > touches
@@ -346,6 +345,21 @@ impl Board {
                     libs == touches
                 }
         }))
+    }
+
+    /// The head of the string on each of `neighbours`, `NO_STRING` for an empty or border
+    /// point, chosen without branching on what the points hold (a coin toss in play).
+    #[inline(always)]
+    fn string_heads(&self, neighbours: &[usize; 4]) -> [usize; 4] {
+        neighbours.map(|n| {
+            let c = self.cells[n];
+            let h = usize::from(self.head[n]);
+            if (c == BLACK) | (c == WHITE) {
+                h
+            } else {
+                NO_STRING
+            }
+        })
     }
 
     /// What playing `color` at the empty point `p` would do, without doing it.
@@ -360,21 +374,14 @@ impl Board {
         }
         let own = cell_of(color);
         // Worked out without branching on the neighbours, whose contents are a coin toss in
-        // play: the head of each neighbouring string (`NO_STRING` beside an empty or border
-        // point), then each string once, at its first neighbour, counted in or out by masks.
+        // play: the head of each neighbouring string, then each string once, at its first
+        // neighbour, counted in or out by masks.
         let neighbours = self.neighbours(index);
-        let mut heads = [NO_STRING; 4];
-        let mut empty_neighbours = 0u32;
-        for (head, &n) in heads.iter_mut().zip(&neighbours) {
-            let c = self.cells[n];
-            empty_neighbours += u32::from(c == EMPTY);
-            let h = usize::from(self.head[n]);
-            *head = if (c == BLACK) | (c == WHITE) {
-                h
-            } else {
-                NO_STRING
-            };
-        }
+        let heads = self.string_heads(&neighbours);
+        let empty_neighbours = neighbours
+            .iter()
+            .map(|&n| u32::from(self.cells[n] == EMPTY))
+            .sum::<u32>();
         let mut captured = 0u32;
         let mut captured_hash = 0u64;
         let mut friend_keeps_liberty = false;
@@ -383,8 +390,7 @@ impl Board {
         for k in 0..4 {
             let h = heads[k];
             let first = (h != NO_STRING) & heads[..k].iter().all(|&x| x != h);
-            // Stones of this string next to the played point: the liberties it loses.
-            let touches = heads.iter().map(|&x| u16::from(x == h)).sum::<u16>();
+            let touches = liberties_lost(&heads, h);
             let friend = first & (self.cells[h] == own);
             let foe = first & (self.cells[h] != own);
             let (libs, size, key) = (self.libs[h], u32::from(self.size[h]), self.string_hash[h]);
