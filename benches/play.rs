@@ -16,7 +16,8 @@
 //!    consecutive passes or at a cap of three times the board area (passes count as moves).
 //!    Throughput is in moves: the games are the same on every iteration, so their length is
 //!    counted once up front. Ours judges each candidate once (`Game::judge_play`, whose
-//!    judgement is played without a second look).
+//!    judgement is played without a second look) and reads the stones a play removed from the
+//!    game (`JudgedPlay::play_in_place`) rather than from a verdict that copies them.
 //! 2. `check_play_19x19`: `Game::check_play` on every empty point of one mid-game 19x19
 //!    position, for each ko rule. Throughput is in checks, so the time of one check is the
 //!    reciprocal of the rate criterion prints.
@@ -40,7 +41,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use goconform::board::{Color, Move, Point};
-use goconform::game::{Event, Game, Setup, Verdict};
+use goconform::game::{Event, Game, Setup};
 use goconform::rules::{KoRule, PassStones, Rules, SuicideRule};
 
 /// Seed of the first game; game `k` of a batch uses `SEED + k`.
@@ -213,19 +214,12 @@ impl Player for Reference {
         let Ok(judged) = self.0.judge_play(color, Point::new(c.0, c.1)) else {
             return false;
         };
-        match judged.play() {
-            Verdict::Legal {
-                captured,
-                self_captured,
-            } => {
-                empties.remove(c);
-                for p in captured.iter().chain(&self_captured) {
-                    empties.insert((p.col, p.row));
-                }
-                true
-            }
-            other => panic!("{c:?} was judged legal but playing it says {other}"),
+        let removed = judged.play_in_place();
+        empties.remove(c);
+        for p in removed.captured.iter().chain(removed.self_captured) {
+            empties.insert((p.col, p.row));
         }
+        true
     }
 
     fn pass(&mut self) {

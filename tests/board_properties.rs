@@ -122,6 +122,43 @@ proptest! {
     }
 }
 
+proptest! {
+    /// `JudgedPlay::play_in_place` (what playouts use) changes the game exactly as
+    /// `JudgedPlay::play` does, and lends the stones that `play`'s verdict copies.
+    #[test]
+    fn play_in_place_is_play_without_the_copies(
+        size in 3u8..7,
+        suicide in suicide_rule(),
+        picks in prop::collection::vec(0usize..49, 1..120),
+    ) {
+        let rules = rules(KoRule::Situational, suicide);
+        let mut copying = Game::new(rules, &Setup::empty(size, size)).unwrap();
+        let mut lending = copying.clone();
+        for pick in picks {
+            let color = copying.to_move();
+            let points: Vec<Point> = copying.board().points().collect();
+            let p = points[pick % points.len()];
+            let (Ok(a), Ok(b)) = (copying.judge_play(color, p), lending.judge_play(color, p)) else {
+                prop_assert_eq!(
+                    copying.check_play(color, p).is_ok(),
+                    lending.check_play(color, p).is_ok()
+                );
+                continue;
+            };
+            let Verdict::Legal { captured, self_captured } = a.play() else {
+                panic!("a judged play is legal");
+            };
+            let removed = b.play_in_place();
+            prop_assert_eq!(removed.captured, &captured[..]);
+            prop_assert_eq!(removed.self_captured, &self_captured[..]);
+            prop_assert_eq!(copying.board(), lending.board());
+            prop_assert_eq!(copying.to_move(), lending.to_move());
+            prop_assert_eq!(copying.prisoners(Color::Black), lending.prisoners(Color::Black));
+            prop_assert_eq!(copying.prisoners(Color::White), lending.prisoners(Color::White));
+        }
+    }
+}
+
 #[test]
 fn positions_on_different_colours_to_move_hash_alike_but_compare_by_board() {
     let mut a = Board::new(5, 5).unwrap();

@@ -133,7 +133,7 @@ pub struct JudgedPlay<'g> {
     point: Point,
 }
 
-impl JudgedPlay<'_> {
+impl<'g> JudgedPlay<'g> {
     /// The player making the play.
     pub fn color(&self) -> Color {
         self.color
@@ -147,8 +147,32 @@ impl JudgedPlay<'_> {
     /// Makes the play: the verdict and the change of state are those of [`Game::apply`] with
     /// the same move.
     pub fn play(self) -> Verdict {
+        let Removed {
+            captured,
+            self_captured,
+        } = self.play_in_place();
+        Verdict::Legal {
+            captured: captured.to_vec(),
+            self_captured: self_captured.to_vec(),
+        }
+    }
+
+    /// Makes the play as [`JudgedPlay::play`] does, but lends what it removed from the game
+    /// instead of building a verdict: a caller playing many moves (a playout, a fuzzer)
+    /// allocates nothing a move.
+    pub fn play_in_place(self) -> Removed<'g> {
         self.game.play(self.color, self.point)
     }
+}
+
+/// The stones a legal play removed, lent by the game until its next change: the verdict's
+/// `captured` and `self_captured` without the copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Removed<'g> {
+    /// Opposing stones removed, in the order the board removed them.
+    pub captured: &'g [Point],
+    /// The mover's own stones removed (only where the rules allow self-capture).
+    pub self_captured: &'g [Point],
 }
 
 impl Game {
@@ -515,16 +539,13 @@ impl Game {
         }
     }
 
-    fn play(&mut self, color: Color, point: Point) -> Verdict {
+    fn play(&mut self, color: Color, point: Point) -> Removed<'_> {
         self.removed.clear();
         let removal = self.board.play(color, point, &mut self.removed);
-        let captured_count = removal.captured as usize;
-        let captured = self.removed[..captured_count].to_vec();
-        let self_captured = self.removed[captured_count..].to_vec();
         self.prisoners.captures[color.index()] += removal.captured;
         self.prisoners.captures[color.opponent().index()] += removal.self_captured;
         self.ko_ban = if removal.ko_shape {
-            Some((color.opponent(), captured[0]))
+            Some((color.opponent(), self.removed[0]))
         } else {
             None
         };
@@ -533,7 +554,8 @@ impl Game {
         self.to_move = color.opponent();
         self.history
             .record(&mut self.board, self.to_move, Some(color));
-        Verdict::Legal {
+        let (captured, self_captured) = self.removed.split_at(removal.captured as usize);
+        Removed {
             captured,
             self_captured,
         }
