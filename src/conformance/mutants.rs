@@ -579,8 +579,7 @@ impl Referee for MutantEngine {
                 .map(|p| [0, 1].map(|i| u32::try_from(i64::from(p[i]) + shift[i]).unwrap_or(0)));
             return seen;
         };
-        let mut stones = plain.board().stones();
-        stones.sort();
+        let stones = plain.board().stones_by_point();
         Observation {
             stones: Some(stones),
             to_move: Some(plain.to_move()),

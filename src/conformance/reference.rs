@@ -73,8 +73,7 @@ impl Referee for Reference {
         };
         let game = refereed.game();
         let board = game.board();
-        let mut stones = board.stones();
-        stones.sort();
+        let stones = board.stones_by_point();
         Observation {
             stones: Some(stones),
             to_move: Some(game.to_move()),
