@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::compare::EngineRuns;
-use super::{load_spec, load_suite, relative, CommandResult, Project};
+use super::{load_spec_and_suite, relative, CommandResult, Project};
 use crate::book::scenario_page::Played;
 use crate::book::Book;
 use crate::conformance::harness::select;
@@ -28,8 +28,7 @@ pub(super) struct BookArgs {
 
 pub(super) fn book(root: &Project, args: &BookArgs) -> CommandResult {
     let started = Instant::now();
-    let spec = load_spec(root)?;
-    let mut suite = load_suite(root, &[], &spec)?;
+    let (spec, mut suite) = load_spec_and_suite(root, &[])?;
     let comparison = if args.runs.any() {
         let trials = select(&suite, |_, _| true);
         Some(args.runs.compare(root, &suite, &spec, &trials)?)

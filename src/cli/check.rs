@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{engines, load_spec, load_suite, relative, CommandResult, Project};
+use super::{
+    engines, load_spec, load_spec_and_suite, load_suite, relative, CommandResult, Project,
+};
 use crate::conformance::harness::{progress_wanted, select};
 use crate::conformance::junit::junit;
 use crate::conformance::matrix::{matrix, Matrix};
@@ -88,8 +90,7 @@ impl SelectArgs {
     /// Loads the spec and the scenarios and applies the filters, refusing unknown clause
     /// and ruleset names (a typo must not select nothing and pass).
     pub(super) fn load(&self, root: &Project) -> Result<Selected, String> {
-        let spec = load_spec(root)?;
-        let suite = load_suite(root, &self.paths, &spec)?;
+        let (spec, suite) = load_spec_and_suite(root, &self.paths)?;
         if let Some(c) = self.clause.as_deref().filter(|c| spec.clause(c).is_none()) {
             return Err(format!(
                 "unknown clause `{c}` (goconform coverage lists them)"

@@ -303,18 +303,36 @@ fn load_spec(root: &Project) -> Result<Spec, String> {
 /// given. Paths are read from disk; with the embedded copy, paths that are not on disk but
 /// name embedded files or folders (`conformance/ko`, as reports print them) are taken from it.
 fn load_suite(root: &Project, paths: &[PathBuf], spec: &Spec) -> Result<Suite, String> {
-    let loaded = match root {
-        Project::Embedded if paths.is_empty() => {
-            Suite::from_texts(&embedded::scenario_texts(), spec)
-        }
+    build_suite(&suite_texts(root, paths)?, spec)
+}
+
+/// The specification and the scenarios at `paths` (as [`load_suite`] finds them), the
+/// scenario files read while the specification loads: neither needs the other until the
+/// scenarios are checked against the specification. A specification that does not load is
+/// the error reported, as when the two were loaded one after the other.
+fn load_spec_and_suite(root: &Project, paths: &[PathBuf]) -> Result<(Spec, Suite), String> {
+    let (spec, texts) = rayon::join(|| load_spec(root), || suite_texts(root, paths));
+    let spec = spec?;
+    let suite = build_suite(&texts?, &spec)?;
+    Ok((spec, suite))
+}
+
+/// The texts of the scenario files [`load_suite`] loads.
+fn suite_texts(root: &Project, paths: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, String> {
+    let read = match root {
+        Project::Embedded if paths.is_empty() => Ok(embedded::scenario_texts()),
         Project::Embedded if paths.iter().all(|p| !p.exists()) => match embedded_scenarios(paths) {
-            Some(texts) => Suite::from_texts(&texts, spec),
-            None => Suite::load(paths, spec),
+            Some(texts) => Ok(texts),
+            None => Suite::read(paths),
         },
-        Project::Dir(dir) if paths.is_empty() => Suite::load(&[dir.join("conformance")], spec),
-        _ => Suite::load(paths, spec),
+        Project::Dir(dir) if paths.is_empty() => Suite::read(&[dir.join("conformance")]),
+        _ => Suite::read(paths),
     };
-    loaded.map_err(|e| format!("cannot load scenarios:\n{e}"))
+    read.map_err(|e| format!("cannot load scenarios:\n{e}"))
+}
+
+fn build_suite(texts: &[(PathBuf, String)], spec: &Spec) -> Result<Suite, String> {
+    Suite::from_texts(texts, spec).map_err(|e| format!("cannot load scenarios:\n{e}"))
 }
 
 /// The embedded scenario files named by `paths` (relative files or folders, e.g.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{load_spec, load_suite, CommandResult, Project};
+use super::{load_spec_and_suite, CommandResult, Project};
 use crate::conformance::mutants::kill_table;
 
 #[derive(Args)]
@@ -19,8 +19,7 @@ pub(super) struct MutantsArgs {
 }
 
 pub(super) fn mutants(root: &Project, args: &MutantsArgs) -> CommandResult {
-    let spec = load_spec(root)?;
-    let suite = load_suite(root, &[], &spec)?;
+    let (_spec, suite) = load_spec_and_suite(root, &[])?;
     let table = kill_table(&suite, args.jobs).map_err(|e| e.to_string())?;
     let mut survivors = 0;
     for kills in &table {

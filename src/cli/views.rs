@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{load_spec, load_suite, CommandResult, Project};
+use super::{load_spec, load_spec_and_suite, load_suite, CommandResult, Project};
 use crate::rules::AXES;
 use crate::scenario::lint;
 use crate::spec::Level;
@@ -122,8 +122,7 @@ pub(super) fn rulesets(root: &Project) -> CommandResult {
 }
 
 pub(super) fn lint(root: &Project, paths: &[PathBuf]) -> CommandResult {
-    let spec = load_spec(root)?;
-    let suite = load_suite(root, paths, &spec)?;
+    let (spec, suite) = load_spec_and_suite(root, paths)?;
     let findings = lint::lint(&spec, &suite);
     for f in &findings {
         outln!("{}: {}", f.place, f.message);

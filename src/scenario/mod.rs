@@ -255,7 +255,12 @@ pub fn find_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
         })?;
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.is_dir() {
+            // The entry's type comes with the listing; only a link needs a look at its target.
+            let is_dir = match entry.file_type() {
+                Ok(t) if !t.is_symlink() => t.is_dir(),
+                _ => p.is_dir(),
+            };
+            if is_dir {
                 let target = real(&p);
                 if let Some(ancestor) = above.iter().find(|a| **a == target) {
                     return Err(LoadError::Io {
@@ -297,6 +302,16 @@ impl Suite {
     /// Loads scenario files or folders. A folder is searched recursively. The topic of a
     /// scenario is the name of the folder holding it.
     pub fn load(paths: &[PathBuf], spec: &Spec) -> Result<Suite, LoadError> {
+        Suite::from_texts(&Suite::read(paths)?, spec)
+    }
+
+    /// The texts of the scenario files at `paths` (files, or folders searched for `.toml`
+    /// files), sorted by path: what [`Suite::from_texts`] builds a suite from. Reading needs
+    /// no specification, so a caller can read while the specification loads. Files are read
+    /// on rayon's pool; the error, if any, is the first in path order, as a sequential read
+    /// would give.
+    pub fn read(paths: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, LoadError> {
+        use rayon::prelude::*;
         let mut files = Vec::new();
         for p in paths {
             if p.is_dir() {
@@ -307,11 +322,12 @@ impl Suite {
         }
         files.sort();
         files.dedup();
-        let texts = files
-            .into_iter()
+        files
+            .into_par_iter()
             .map(|file| crate::spec::location::read_text(&file).map(|text| (file, text)))
-            .collect::<Result<Vec<_>, _>>()?;
-        Suite::from_texts(&texts, spec)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect()
     }
 
     /// Builds a suite from scenario file texts, taken in the order of their paths (the paths

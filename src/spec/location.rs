@@ -71,9 +71,13 @@ pub fn read_bounded(path: &Path) -> Result<Vec<u8>, super::LoadError> {
         error,
     };
     // Read one byte past the limit, so a larger file is refused without being read whole.
-    let mut bytes = Vec::new();
+    // The buffer starts at the size the file says it has (a pipe says 0), so a whole file
+    // takes one allocation and no probing reads.
+    let file = std::fs::File::open(path).map_err(io)?;
+    let said = file.metadata().map_or(0, |m| m.len()).min(MAX_TEXT_BYTES) as usize;
+    let mut bytes = Vec::with_capacity(said + 1);
     std::io::Read::read_to_end(
-        &mut std::io::Read::take(std::fs::File::open(path).map_err(io)?, MAX_TEXT_BYTES + 1),
+        &mut std::io::Read::take(file, MAX_TEXT_BYTES + 1),
         &mut bytes,
     )
     .map_err(io)?;

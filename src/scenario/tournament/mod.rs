@@ -216,7 +216,21 @@ impl TournamentScenario {
         struct PeekHeader {
             kind: Option<Spanned<String>>,
         }
-        let peek: Peek = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
+        // One parse serves both the peek at the kind and the reading of the cases.
+        let document = toml::de::DeTable::parse(text).map_err(|e| vec![source.from_toml(&e)])?;
+        let header_only = {
+            let mut table = toml::de::DeTable::new();
+            if let Some((key, value)) = document
+                .get_ref()
+                .iter()
+                .find(|(k, _)| *k.get_ref() == "scenario")
+            {
+                table.insert(key.clone(), value.clone());
+            }
+            Spanned::new(document.span(), table)
+        };
+        let peek = Peek::deserialize(toml::de::Deserializer::from(header_only))
+            .map_err(|e| vec![source.from_toml(&e)])?;
         let kind = match peek.scenario.kind {
             Some(k) if KINDS.contains(&k.get_ref().as_str()) => k.get_ref().clone(),
             Some(k) => {
@@ -240,14 +254,20 @@ impl TournamentScenario {
         };
         let mut errors = Vec::new();
         let parsed = match kind.as_str() {
-            "rank" => read::<RankCase>(&source, &mut errors, rank_case),
-            "handicap" => read::<HandicapCase>(&source, &mut errors, handicap_case),
-            "komi" => read::<KomiCase>(&source, &mut errors, |c, r| komi_case(c, r, spec)),
-            "nigiri" => read::<NigiriCase>(&source, &mut errors, nigiri_case),
-            "time-control" => read::<TimeControlCase>(&source, &mut errors, time_control_case),
-            "clock" => read::<ClockCase>(&source, &mut errors, clock_case),
-            "round-start" => read::<RoundStartCase>(&source, &mut errors, round_start_case),
-            _ => read::<StandingsCase>(&source, &mut errors, standings_case),
+            "rank" => read::<RankCase>(&source, document, &mut errors, rank_case),
+            "handicap" => read::<HandicapCase>(&source, document, &mut errors, handicap_case),
+            "komi" => {
+                read::<KomiCase>(&source, document, &mut errors, |c, r| komi_case(c, r, spec))
+            }
+            "nigiri" => read::<NigiriCase>(&source, document, &mut errors, nigiri_case),
+            "time-control" => {
+                read::<TimeControlCase>(&source, document, &mut errors, time_control_case)
+            }
+            "clock" => read::<ClockCase>(&source, document, &mut errors, clock_case),
+            "round-start" => {
+                read::<RoundStartCase>(&source, document, &mut errors, round_start_case)
+            }
+            _ => read::<StandingsCase>(&source, document, &mut errors, standings_case),
         };
         let Some((header, cases)) = parsed else {
             return Err(never_empty(&source, errors));
@@ -320,13 +340,15 @@ impl TournamentScenario {
     }
 }
 
-/// Reads the file as cases of type `C`, converting each with `convert`.
+/// Reads the parsed file as cases of type `C`, converting each with `convert`.
 fn read<C: serde::de::DeserializeOwned + Named>(
     source: &Source,
+    document: Spanned<toml::de::DeTable<'_>>,
     errors: &mut Vec<Located>,
     convert: impl Fn(&C, &mut Ctx) -> Option<Input>,
 ) -> Option<(RawHeader, Vec<Case>)> {
-    let raw: RawFile<C> = match toml::from_str(source.text) {
+    let raw = RawFile::<C>::deserialize(toml::de::Deserializer::from(document));
+    let raw: RawFile<C> = match raw {
         Ok(raw) => raw,
         Err(e) => {
             errors.push(source.from_toml(&e));
