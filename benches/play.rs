@@ -33,7 +33,9 @@
 //!    ko rule are played with it and the reference in step, every point judged by both before
 //!    every move and the boards compared after it (`verify_ceiling`), so it is known to allow
 //!    exactly the plays the reference allows on those games.
-//! 5. The whole conformance suite through the reference, in trials per second.
+//! 5. The whole conformance suite through the reference, in trials per second, and its loading
+//!    (`suite/load`: specification and scenario files, as `goconform check` loads them), in
+//!    files per second.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -847,6 +849,26 @@ fn suite(c: &mut Criterion) {
         .expect("the suite loads");
     let trials: usize = suite.scenarios.iter().map(|s| s.runs.len()).sum();
     let mut group = c.benchmark_group("suite");
+    // Loading as `goconform check` loads: the scenario files read while the specification
+    // loads, then parsed and checked against it. Throughput is in scenario files.
+    let files = goconform::scenario::Suite::read(&[root.join("conformance")])
+        .expect("the suite reads")
+        .len();
+    group.throughput(Throughput::Elements(files as u64));
+    group.bench_function("load", |b| {
+        b.iter(|| {
+            let (spec, texts) = rayon::join(
+                || goconform::spec::Spec::load(root).expect("the spec loads"),
+                || {
+                    goconform::scenario::Suite::read(&[root.join("conformance")])
+                        .expect("the suite reads")
+                },
+            );
+            let suite =
+                goconform::scenario::Suite::from_texts(&texts, &spec).expect("the suite loads");
+            black_box(suite.scenarios.len() + suite.tournament.len())
+        })
+    });
     group.throughput(Throughput::Elements(trials as u64));
     group.bench_function("reference", |b| {
         let mut reference = goconform::conformance::Reference::new();
