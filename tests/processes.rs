@@ -14,7 +14,7 @@ mod common;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
@@ -289,6 +289,22 @@ fn a_signal_kills_the_engines(signal: i32) {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
+    // A test run started under `nohup` hands SIGHUP down ignored, and goconform rightly leaves
+    // an ignored signal alone: give goconform the default action, which is what this test is
+    // about, however the tests were started.
+    // SAFETY: between fork and exec the closure calls only sigaction, which is
+    // async-signal-safe, with a zeroed action whose handler is SIG_DFL.
+    unsafe {
+        command.pre_exec(move || {
+            let mut default: libc::sigaction = std::mem::zeroed();
+            default.sa_sigaction = libc::SIG_DFL;
+            if libc::sigaction(signal, &default, std::ptr::null_mut()) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
     let mut child = command.spawn().expect("goconform runs");
     let leader = pid_file(dir.path(), "leader.pid");
     let job = pid_file(dir.path(), "job.pid");
