@@ -45,7 +45,7 @@ pub fn matrix(suite: &Suite, spec: &Spec, report: &RunReport) -> Matrix {
     rulesets.dedup();
     let column = |name: &str| rulesets.iter().position(|r| r == name).unwrap_or(0);
     let level_of = |id: &str| spec.clause(id).map_or(Level::Informative, |c| c.level);
-    let mut rows: BTreeMap<(Level, String), Vec<Tally>> = BTreeMap::new();
+    let mut rows: BTreeMap<(Level, &str), Vec<Tally>> = BTreeMap::new();
     let mut levels: BTreeMap<Level, (Vec<Tally>, Tally)> = BTreeMap::new();
     for trial in &report.trials {
         let scenario = &suite.scenarios[trial.scenario];
@@ -53,7 +53,7 @@ pub fn matrix(suite: &Suite, spec: &Spec, report: &RunReport) -> Matrix {
         let mut counted_levels = Vec::new();
         for clause in &scenario.clauses {
             let level = level_of(clause);
-            rows.entry((level, clause.clone()))
+            rows.entry((level, clause.as_str()))
                 .or_insert_with(|| vec![Tally::default(); rulesets.len()])[col]
                 .add(&trial.outcome);
             // A trial citing two clauses of one level counts once for that level.
@@ -71,7 +71,7 @@ pub fn matrix(suite: &Suite, spec: &Spec, report: &RunReport) -> Matrix {
         rows: rows
             .into_iter()
             .map(|((level, clause), cells)| ClauseRow {
-                clause,
+                clause: clause.to_string(),
                 level,
                 cells,
             })

@@ -9,7 +9,7 @@ pub mod embedded;
 pub mod location;
 pub mod rulesets;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -90,6 +90,10 @@ pub struct Spec {
     /// Every clause of every document, in file order; ids are unique across documents.
     pub clauses: Vec<Clause>,
     rulesets: BTreeMap<String, RulesetDef>,
+    /// Where each clause id sits in `clauses`, as loaded: loading, the matrix and lint look
+    /// up thousands of ids. A lookup checks the entry it finds, so a `clauses` list changed
+    /// after loading is still searched correctly, only more slowly.
+    clause_index: HashMap<String, usize>,
 }
 
 impl Spec {
@@ -169,10 +173,16 @@ impl Spec {
                 }
             }
         }
+        let clause_index = clauses
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
         let spec = Spec {
             documents,
             clauses,
             rulesets,
+            clause_index,
         };
         for def in spec.rulesets.values() {
             if let Err(message) = spec.rules(&def.name) {
@@ -195,7 +205,10 @@ impl Spec {
 
     /// The clause with this id, for the scenarios and rulings that cite it.
     pub fn clause(&self, id: &str) -> Option<&Clause> {
-        self.clauses.iter().find(|c| c.id == id)
+        match self.clause_index.get(id).and_then(|&i| self.clauses.get(i)) {
+            Some(c) if c.id == id => Some(c),
+            _ => self.clauses.iter().find(|c| c.id == id),
+        }
     }
 
     /// The document with this id, which a clause names as its source.
@@ -271,5 +284,36 @@ impl Spec {
             })
             .map(|d| d.name.as_str())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_spec() -> Spec {
+        Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the project's spec loads")
+    }
+
+    #[test]
+    fn every_clause_is_found_by_its_id_and_no_other() {
+        let spec = project_spec();
+        for c in &spec.clauses {
+            assert_eq!(spec.clause(&c.id).map(|f| &f.id), Some(&c.id));
+        }
+        assert!(spec.clause("no-such-clause").is_none());
+    }
+
+    #[test]
+    fn a_clause_list_changed_after_loading_is_still_searched_correctly() {
+        let mut spec = project_spec();
+        let first = spec.clauses[0].id.clone();
+        let last = spec.clauses.last().expect("clauses").id.clone();
+        // Reversed, every index the loader recorded points at another clause.
+        spec.clauses.reverse();
+        assert_eq!(spec.clause(&first).map(|c| &c.id), Some(&first));
+        assert_eq!(spec.clause(&last).map(|c| &c.id), Some(&last));
+        spec.clauses.retain(|c| c.id != first);
+        assert!(spec.clause(&first).is_none());
     }
 }
