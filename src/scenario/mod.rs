@@ -237,6 +237,16 @@ pub struct Suite {
     pub tournament: Vec<tournament::TournamentScenario>,
 }
 
+/// The topic of the scenario file at `path`: the name of the folder holding it (`ko` for
+/// `conformance/ko/basic-ko.toml`), empty for a file with no folder.
+pub(crate) fn topic_of(path: &Path) -> String {
+    path.parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_string()
+}
+
 /// Finds every scenario file under `dir`, recursively, sorted.
 ///
 /// Symbolic links to folders are followed (a suite may gather topics from elsewhere), so a
@@ -348,12 +358,7 @@ impl Suite {
             files
                 .par_iter()
                 .map(|(file, text)| {
-                    let topic = file
-                        .parent()
-                        .and_then(|p| p.file_name())
-                        .and_then(|n| n.to_str())
-                        .unwrap_or("")
-                        .to_string();
+                    let topic = topic_of(file);
                     if tournament::is_tournament_text(text) {
                         tournament::TournamentScenario::parse(file, text, &topic, spec)
                             .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t))))

@@ -223,12 +223,7 @@ mod tests {
             if crate::scenario::tournament::is_tournament_text(&text) {
                 continue;
             }
-            let topic = path
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str())
-                .unwrap_or("")
-                .to_string();
+            let topic = crate::scenario::topic_of(&path);
             let first = Scenario::parse(&path, &text, &topic, &spec).unwrap();
             let written = to_toml(&first);
             let again = Scenario::parse(Path::new(&path), &written, &topic, &spec)
