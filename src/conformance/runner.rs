@@ -672,14 +672,18 @@ impl Judge<'_> {
                 (e != a).then_some((e, a))
             }
             Check::Board(expected) => {
-                if expected.is_sorted() && seen.stones.as_ref() == Some(expected) {
-                    return None;
-                }
-                let mut expected = expected.clone();
-                expected.sort();
+                // Compared in point order; a diagram's stones usually come sorted already,
+                // and are copied only when they do not.
+                let expected = if expected.is_sorted() {
+                    std::borrow::Cow::Borrowed(expected)
+                } else {
+                    let mut sorted = expected.clone();
+                    sorted.sort();
+                    std::borrow::Cow::Owned(sorted)
+                };
                 match &seen.stones {
                     None => Some((stones_diagram(&expected, w, h), MISSING.to_string())),
-                    Some(actual) if *actual != expected => {
+                    Some(actual) if *actual != *expected => {
                         *first = first_difference(&expected, actual);
                         Some((
                             stones_diagram(&expected, w, h),
