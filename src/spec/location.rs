@@ -124,7 +124,7 @@ impl<'a> Source<'a> {
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
                 .collect()
         });
         // The last line starting at or before the offset; `starts[0] == 0`, so one exists.

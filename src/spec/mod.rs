@@ -9,7 +9,7 @@ pub mod embedded;
 pub mod location;
 pub mod rulesets;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -93,7 +93,7 @@ pub struct Spec {
     /// Where each clause id sits in `clauses`, as loaded: loading, the matrix and lint look
     /// up thousands of ids. A lookup checks the entry it finds, so a `clauses` list changed
     /// after loading is still searched correctly, only more slowly.
-    clause_index: HashMap<String, usize>,
+    clause_index: rustc_hash::FxHashMap<String, usize>,
 }
 
 impl Spec {

@@ -62,8 +62,12 @@ pub(super) fn find_contradictions(
     // The first value asserted for each (move, run, key): a later expectation that asserts
     // another value contradicts it. One pass with a map, not every pair: a generated scenario
     // may hold tens of thousands of expectations after the same move.
-    let mut first: std::collections::HashMap<(usize, usize, u8), (usize, &Check)> =
-        std::collections::HashMap::new();
+    let entries: usize = expectations
+        .iter()
+        .map(|b| b.checks.len() * b.runs.len())
+        .sum();
+    let mut first: rustc_hash::FxHashMap<(usize, usize, u8), (usize, &Check)> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(entries, Default::default());
     for (j, b) in expectations.iter().enumerate() {
         for cb in &b.checks {
             let earlier = b.runs.iter().find_map(|&run| {
