@@ -412,6 +412,12 @@ fn parallel_runs_keep_the_suites_order_and_agree_with_one_worker() {
     let order: Vec<(usize, usize)> = four.trials.iter().map(|t| (t.scenario, t.run)).collect();
     assert_eq!(order, selection);
     assert_eq!(four.tally().pass, selection.len());
+    // The default (`jobs: 0`) runs its workers on rayon's pool; two runs started at once from
+    // inside that pool, as `check` runs beside its tournament scenarios, each finish and agree.
+    let default = || Harness::default().run(&suite, &selection, factory).unwrap();
+    let (a, b) = rayon::join(default, default);
+    assert_eq!(key(&a), key(&one));
+    assert_eq!(key(&b), key(&one));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::{
     engines, load_spec, load_spec_and_suite, load_suite, relative, CommandResult, Project,
 };
-use crate::conformance::harness::{progress_wanted, select};
+use crate::conformance::harness::{progress_wanted, select, HarnessError};
 use crate::conformance::junit::junit;
 use crate::conformance::matrix::{matrix, Matrix};
 use crate::conformance::projection;
@@ -265,17 +265,26 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         progress: args.format == ReportFormat::Text && progress_wanted(),
     };
     let started = std::time::Instant::now();
-    let report = harness
-        .run(&suite, &selection, factory.as_ref())
-        .map_err(|e| e.to_string())?;
-    let tournament = super::tournament::run_selected(
-        &suite,
-        |t| args.select.selects_tournament(t),
-        args.engine == "reference",
+    // The tournament scenarios need nothing of the board trials, so they run beside them (on
+    // rayon's pool, as the board trials do); the matrix is built as soon as the board trials
+    // are done.
+    let (report, tournament) = rayon::join(
+        || {
+            let report = harness.run(&suite, &selection, factory.as_ref())?;
+            let matrix = matrix(&suite, &spec, &report);
+            Ok::<_, HarnessError>((report, matrix))
+        },
+        || {
+            super::tournament::run_selected(
+                &suite,
+                |t| args.select.selects_tournament(t),
+                args.engine == "reference",
+            )
+        },
     );
+    let (report, matrix) = report.map_err(|e| e.to_string())?;
     let mut tally = report.tally();
     tournament.add_to(&mut tally);
-    let matrix = matrix(&suite, &spec, &report);
     let code = if tally.failing() == 0 {
         ExitCode::SUCCESS
     } else {
@@ -338,9 +347,11 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         // Failing tournament scenarios are also told on standard error, as board trials are
         // by the text report, for a person watching a run whose output goes to a file.
         tournament.report_failures(root, &suite.tournament);
+        super::left_to_exit((spec, suite, report, matrix, tournament));
         return Ok(code);
     }
     print_text(root, args, &suite, &report, &matrix, &tally, &tournament);
+    super::left_to_exit((spec, suite, report, matrix, tournament));
     Ok(code)
 }
 

@@ -30,11 +30,13 @@ pub(super) struct TournamentRun {
 
 /// Runs the selected tournament scenarios through the reference's tournament module, or, for
 /// another engine, marks them not applicable (the `Referee` trait has no tournament rules).
+/// The scenarios are independent, so they run on rayon's pool; results keep the suite's order.
 pub(super) fn run_selected(
     suite: &Suite,
     selects: impl Fn(&TournamentScenario) -> bool,
     reference: bool,
 ) -> TournamentRun {
+    use rayon::prelude::*;
     let chosen = suite
         .tournament
         .iter()
@@ -42,8 +44,12 @@ pub(super) fn run_selected(
         .filter(|(_, t)| selects(t))
         .map(|(i, _)| i);
     if reference {
+        let chosen: Vec<usize> = chosen.collect();
         TournamentRun {
-            results: chosen.map(|i| (i, run(&suite.tournament[i]))).collect(),
+            results: chosen
+                .into_par_iter()
+                .map(|i| (i, run(&suite.tournament[i])))
+                .collect(),
             not_applicable: Vec::new(),
         }
     } else {

@@ -22,7 +22,7 @@ pub struct Harness<'a> {
     pub expectations: Option<&'a Expectations>,
     /// The tier; `None` picks strict when the engine reports reasons, else basic.
     pub tier: Option<Tier>,
-    /// Worker threads; 0 for one per core.
+    /// Worker threads; 0 for one on each thread of rayon's pool (one a core by default).
     pub jobs: usize,
     /// Draw a progress bar on standard error. The bar is the cargo feature `progress` (on with
     /// `cli`, so in the default build); without it nothing is drawn, so a library build does
@@ -178,17 +178,23 @@ impl Harness<'_> {
                 }
             }
         };
-        let jobs = if self.jobs == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            self.jobs
-        }
-        .min(selection.len().max(1));
-        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
-            Ok(pool) if jobs > 1 => {
-                pool.broadcast(|_| work());
+        match self.jobs {
+            // One worker on each thread of rayon's pool, which is already running (one thread
+            // a core unless RAYON_NUM_THREADS says otherwise): a pool of its own would start
+            // as many threads again for every run. Called from inside a pool, the workers run
+            // on that pool's threads.
+            0 if selection.len() > 1 => {
+                rayon::broadcast(|_| work());
             }
-            _ => work(),
+            jobs => {
+                let jobs = jobs.clamp(1, selection.len().max(1));
+                match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+                    Ok(pool) if jobs > 1 => {
+                        pool.broadcast(|_| work());
+                    }
+                    _ => work(),
+                }
+            }
         }
         bar.finish();
         let done = done.into_inner().unwrap_or_else(|e| e.into_inner());

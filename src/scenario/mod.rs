@@ -344,32 +344,73 @@ impl Suite {
     /// name the files in messages). The topic of a scenario is the name of the folder holding
     /// it.
     pub fn from_texts(files: &[(PathBuf, String)], spec: &Spec) -> Result<Suite, LoadError> {
-        let mut files: Vec<&(PathBuf, String)> = files.iter().collect();
+        SuiteFiles::new(files.to_vec()).check(spec)
+    }
+}
+
+/// Scenario files read and taken as far as loading goes without a specification: each board
+/// scenario's TOML parsed and deserialized, which is most of the cost of loading, so that a
+/// caller can do it while the specification loads. [`SuiteFiles::check`] finishes the load.
+pub struct SuiteFiles {
+    /// In path order.
+    files: Vec<SuiteFile>,
+}
+
+struct SuiteFile {
+    path: PathBuf,
+    text: String,
+    /// A board scenario as serde read it, or what stopped serde; `None` for a tournament
+    /// scenario, which is read whole by [`SuiteFiles::check`].
+    board: Option<Result<raw::RawScenario, Vec<Located>>>,
+}
+
+impl SuiteFiles {
+    /// Deserializes scenario files (path and text, in any order) on rayon's pool; a file that
+    /// does not deserialize keeps its errors for [`SuiteFiles::check`] to report in path order.
+    pub fn new(mut files: Vec<(PathBuf, String)>) -> SuiteFiles {
+        use rayon::prelude::*;
         files.sort_by(|a, b| a.0.cmp(&b.0));
+        SuiteFiles {
+            files: files
+                .into_par_iter()
+                .map(|(path, text)| {
+                    let board = (!tournament::is_tournament_text(&text))
+                        .then(|| raw::deserialize(&path, &text));
+                    SuiteFile { path, text, board }
+                })
+                .collect(),
+        }
+    }
+
+    /// Checks every file against `spec` and builds the suite, or gives every problem found.
+    pub fn check(self, spec: &Spec) -> Result<Suite, LoadError> {
         let mut errors = Vec::new();
         let mut scenarios: Vec<Scenario> = Vec::new();
         let mut tournament_scenarios = Vec::new();
         let mut ids: HashMap<String, PathBuf> = HashMap::new();
-        // Parsing is most of loading and each file parses alone, so the files are parsed on
-        // rayon's pool; the results come back in path order, and ids are checked in that
-        // order, so errors and the suite are the same as a sequential load's.
-        let parsed: Vec<_> = {
+        // Each file is checked alone, so the files are checked on rayon's pool; the results
+        // come back in path order, and ids are checked in that order, so errors and the suite
+        // are the same as a sequential load's.
+        let checked: Vec<_> = {
             use rayon::prelude::*;
-            files
-                .par_iter()
-                .map(|(file, text)| {
-                    let topic = topic_of(file);
-                    if tournament::is_tournament_text(text) {
-                        tournament::TournamentScenario::parse(file, text, &topic, spec)
-                            .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t))))
-                    } else {
-                        Scenario::parse(file, text, &topic, spec)
-                            .map(|s| (s.id.clone(), Parsed::Board(Box::new(s))))
-                    }
+            self.files
+                .into_par_iter()
+                .map(|SuiteFile { path, text, board }| {
+                    let topic = topic_of(&path);
+                    let parsed = match board {
+                        None => tournament::TournamentScenario::parse(&path, &text, &topic, spec)
+                            .map(|t| (t.id.clone(), Parsed::Tournament(Box::new(t)))),
+                        Some(raw) => raw
+                            .and_then(|raw| {
+                                raw::check(&path, &text, raw, &topic, spec, raw::Kind::Scenario)
+                            })
+                            .map(|s| (s.id.clone(), Parsed::Board(Box::new(s)))),
+                    };
+                    (path, parsed)
                 })
                 .collect()
         };
-        for ((file, _), parsed) in files.iter().zip(parsed) {
+        for (file, parsed) in checked {
             match parsed {
                 Err(mut e) => errors.append(&mut e),
                 Ok((id, s)) => {
@@ -385,7 +426,7 @@ impl Suite {
                             ),
                         });
                     } else {
-                        ids.insert(id, file.clone());
+                        ids.insert(id, file);
                     }
                     match s {
                         Parsed::Board(s) => scenarios.push(*s),

@@ -27,8 +27,25 @@ pub(crate) fn parse(
     spec: &Spec,
     kind: Kind,
 ) -> Result<Scenario, Vec<Located>> {
+    check(path, text, deserialize(path, text)?, topic, spec, kind)
+}
+
+/// Reads a scenario file into its raw form: the TOML parse and serde's checks, the part of
+/// loading that needs no specification (so that it can run while the specification loads).
+pub(crate) fn deserialize(path: &Path, text: &str) -> Result<RawScenario, Vec<Located>> {
+    toml::from_str(text).map_err(|e| vec![Source::new(path, text).from_toml(&e)])
+}
+
+/// Checks a scenario file that [`deserialize`] read against `spec`, and builds the scenario.
+pub(crate) fn check(
+    path: &Path,
+    text: &str,
+    raw: RawScenario,
+    topic: &str,
+    spec: &Spec,
+    kind: Kind,
+) -> Result<Scenario, Vec<Located>> {
     let source = Source::new(path, text);
-    let raw: RawScenario = toml::from_str(text).map_err(|e| vec![source.from_toml(&e)])?;
     let mut errors = Vec::new();
     let strict = kind == Kind::Scenario;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");

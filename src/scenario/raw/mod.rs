@@ -8,7 +8,7 @@
 mod check;
 mod values;
 
-pub(crate) use check::parse;
+pub(crate) use check::{check, deserialize, parse};
 
 use std::collections::BTreeMap;
 use std::fmt;
