@@ -36,23 +36,30 @@ pub struct Matrix {
 /// Builds the matrix of a run. A trial counts for every clause its scenario cites; a clause
 /// the registry does not know (which lint forbids) is counted as informative.
 pub fn matrix(suite: &Suite, spec: &Spec, report: &RunReport) -> Matrix {
-    let mut rulesets: Vec<String> = report
+    let mut rulesets: Vec<&str> = report
         .trials
         .iter()
-        .map(|t| suite.scenarios[t.scenario].runs[t.run].ruleset.clone())
+        .map(|t| suite.scenarios[t.scenario].runs[t.run].ruleset.as_str())
         .collect();
-    rulesets.sort();
+    rulesets.sort_unstable();
     rulesets.dedup();
-    let column = |name: &str| rulesets.iter().position(|r| r == name).unwrap_or(0);
-    let level_of = |id: &str| spec.clause(id).map_or(Level::Informative, |c| c.level);
+    let column = |name: &str| rulesets.iter().position(|r| *r == name).unwrap_or(0);
+    // The levels of each scenario's clauses, looked up once for all its runs.
+    let mut clause_levels: Vec<Option<Vec<Level>>> = vec![None; suite.scenarios.len()];
     let mut rows: BTreeMap<(Level, &str), Vec<Tally>> = BTreeMap::new();
     let mut levels: BTreeMap<Level, (Vec<Tally>, Tally)> = BTreeMap::new();
     for trial in &report.trials {
         let scenario = &suite.scenarios[trial.scenario];
         let col = column(&scenario.runs[trial.run].ruleset);
         let mut counted_levels = Vec::new();
-        for clause in &scenario.clauses {
-            let level = level_of(clause);
+        let scenario_levels = clause_levels[trial.scenario].get_or_insert_with(|| {
+            scenario
+                .clauses
+                .iter()
+                .map(|id| spec.clause(id).map_or(Level::Informative, |c| c.level))
+                .collect()
+        });
+        for (clause, &level) in scenario.clauses.iter().zip(scenario_levels.iter()) {
             rows.entry((level, clause.as_str()))
                 .or_insert_with(|| vec![Tally::default(); rulesets.len()])[col]
                 .add(&trial.outcome);
@@ -80,7 +87,7 @@ pub fn matrix(suite: &Suite, spec: &Spec, report: &RunReport) -> Matrix {
             .into_iter()
             .map(|(level, (cells, all))| (level, cells, all))
             .collect(),
-        rulesets,
+        rulesets: rulesets.into_iter().map(str::to_string).collect(),
     }
 }
 
