@@ -238,3 +238,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A game built in the storage of an earlier one (`Game::new_reusing`, of any size, rules
+    /// and length) is the game `Game::new` makes: the same verdict for every event, and after
+    /// each the same board (stones, hash from scratch, liberties by flood fill), turn, phase,
+    /// prisoners and history length, whatever the earlier game left in its arrays.
+    #[test]
+    fn a_game_in_a_spare_games_storage_plays_as_a_new_one(
+        spare_rules in any_rules(),
+        spare_size in 2u8..8,
+        spare_events in prop::collection::vec(any_event(7), 0..160),
+        rules in any_rules(),
+        size in 2u8..8,
+        events in prop::collection::vec(any_event(7), 0..160),
+    ) {
+        let mut spare = Game::new(spare_rules, &Setup::empty(spare_size, spare_size)).unwrap();
+        for event in spare_events {
+            spare.apply(event);
+        }
+        let setup = Setup::empty(size, size);
+        let mut fresh = Game::new(rules, &setup).unwrap();
+        let mut reused = Game::new_reusing(rules, &setup, spare).unwrap();
+        prop_assert_eq!(observable_state(&fresh), observable_state(&reused));
+        for event in events {
+            prop_assert_eq!(fresh.apply(event.clone()), reused.apply(event));
+            prop_assert_eq!(observable_state(&fresh), observable_state(&reused));
+            let board = reused.board();
+            prop_assert_eq!(board.hash(), fresh.board().hash());
+            prop_assert_eq!(board.hash(), board.hash_from_scratch());
+            for q in board.points() {
+                if board.get(q).is_some() {
+                    prop_assert_eq!(board.liberties(q), naive_liberties(board, q));
+                }
+            }
+        }
+    }
+}

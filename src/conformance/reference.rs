@@ -37,8 +37,12 @@ impl Referee for Reference {
     }
 
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
-        let game = Refereed::new(*rules, setup).map_err(|e| Unsupported(e.to_string()))?;
-        self.game = Some(game);
+        // The last trial's game lends its storage to the next one.
+        let game = match self.game.take() {
+            Some(spare) => Refereed::new_reusing(*rules, setup, spare),
+            None => Refereed::new(*rules, setup),
+        };
+        self.game = Some(game.map_err(|e| Unsupported(e.to_string()))?);
         Ok(())
     }
 

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::board::{points_text, Point};
 use crate::game::counting::format_points;
-use crate::game::{Reason, Refereed, Verdict};
+use crate::game::{Game, Reason, Setup, SetupError, Verdict};
 use crate::rules::Rules;
 use crate::scenario::{Check, ExpectedVerdict, Scenario, Stones};
 
@@ -367,7 +367,7 @@ pub(super) fn judge_trial(
 ) -> Outcome {
     // The suite is ours: a set-up the reference cannot start from is a harness error, and
     // must not be reported as the implementation's refusal.
-    if let Err(e) = Refereed::new(*rules, &scenario.setup) {
+    if let Err(e) = reference_can_start(*rules, &scenario.setup) {
         return Outcome::HarnessError(format!("the scenario's set-up is invalid: {e}"));
     }
     match guarded(|| referee.start(rules, &scenario.setup)) {
@@ -417,6 +417,23 @@ pub(super) fn judge_trial(
     } else {
         Outcome::Fail(mismatches)
     }
+}
+
+/// Whether the reference can set up a game from `setup` under `rules`. Each thread keeps the
+/// last game it set up, and sets up the next one in its storage (a new board fills 17 KB,
+/// and this runs once a trial).
+fn reference_can_start(rules: Rules, setup: &Setup) -> Result<(), SetupError> {
+    thread_local! {
+        static SPARE: std::cell::Cell<Option<Game>> = const { std::cell::Cell::new(None) };
+    }
+    SPARE.with(|spare| {
+        let game = match spare.take() {
+            Some(old) => Game::new_reusing(rules, setup, old),
+            None => Game::new(rules, setup),
+        }?;
+        spare.set(Some(game));
+        Ok(())
+    })
 }
 
 /// The reason the scenario expects the event `after` refused for, under `run`, if the

@@ -67,6 +67,21 @@ impl History {
         }
     }
 
+    /// This history emptied for a new game, keeping its storage (the reservation the first
+    /// position makes, and the index): a [`History::new`] when `count_only` is false, else a
+    /// [`History::count_only`].
+    pub fn reused(mut self, count_only: bool) -> History {
+        if !self.entries.is_empty() {
+            self.slots.fill(NONE);
+        }
+        self.entries.clear();
+        self.changes.clear();
+        self.latest.clear();
+        self.count_only = count_only;
+        self.counted = 0;
+        self
+    }
+
     /// Number of positions recorded.
     pub fn len(&self) -> usize {
         if self.count_only {

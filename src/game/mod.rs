@@ -178,7 +178,34 @@ pub struct Removed<'g> {
 impl Game {
     /// Starts a game from a set-up.
     pub fn new(rules: Rules, setup: &Setup) -> Result<Game, SetupError> {
-        let mut board = Board::new(setup.width, setup.height)?;
+        Game::new_in(rules, setup, None)
+    }
+
+    /// [`Game::new`], built in the board and history of a game no longer wanted, so that a
+    /// new game takes no allocation and fills no array it does not need: a harness starts a
+    /// game for every trial. The game is the same as [`Game::new`] makes in every respect.
+    pub fn new_reusing(rules: Rules, setup: &Setup, spare: Game) -> Result<Game, SetupError> {
+        Game::new_in(rules, setup, Some(spare))
+    }
+
+    fn new_in(rules: Rules, setup: &Setup, spare: Option<Game>) -> Result<Game, SetupError> {
+        // Simple ko looks back one position only, through `ko_ban`: its history just counts.
+        let count_only = rules.ko == KoRule::Simple;
+        let (mut board, mut history) = match spare {
+            None => (
+                Board::new(setup.width, setup.height)?,
+                if count_only {
+                    History::count_only()
+                } else {
+                    History::new()
+                },
+            ),
+            Some(spare) => {
+                let mut board = spare.board;
+                board.reset(setup.width, setup.height)?;
+                (board, spare.history.reused(count_only))
+            }
+        };
         for &(p, c) in &setup.stones {
             if !board.set_stone(c, p) {
                 return Err(SetupError::BadStone(p));
@@ -192,11 +219,6 @@ impl Game {
             setup.to_move
         } else {
             Color::White
-        };
-        // Simple ko looks back one position only, through `ko_ban`: its history just counts.
-        let mut history = match rules.ko {
-            KoRule::Simple => History::count_only(),
-            _ => History::new(),
         };
         if setup.history == SetupHistory::Played {
             history.record(&mut board, to_move, Some(to_move.opponent()));

@@ -270,7 +270,21 @@ pub struct Refereed {
 impl Refereed {
     /// Starts a refereed game from a set-up, with an empty record.
     pub fn new(rules: Rules, setup: &Setup) -> Result<Refereed, SetupError> {
-        let game = Game::new(rules, setup)?;
+        Refereed::starting(rules, setup, Game::new(rules, setup)?)
+    }
+
+    /// [`Refereed::new`], built in the storage of a refereed game no longer wanted (see
+    /// [`Game::new_reusing`]): the same game, started without allocating a board.
+    pub fn new_reusing(
+        rules: Rules,
+        setup: &Setup,
+        spare: Refereed,
+    ) -> Result<Refereed, SetupError> {
+        Refereed::starting(rules, setup, Game::new_reusing(rules, setup, spare.game)?)
+    }
+
+    /// A refereed game with an empty record, over a game just set up from `setup`.
+    fn starting(rules: Rules, setup: &Setup, game: Game) -> Result<Refereed, SetupError> {
         let mut open = Vec::new();
         if let Some(fixed) = game.fixed_handicap() {
             open.push(Open {
