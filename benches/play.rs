@@ -849,23 +849,24 @@ fn suite(c: &mut Criterion) {
         .expect("the suite loads");
     let trials: usize = suite.scenarios.iter().map(|s| s.runs.len()).sum();
     let mut group = c.benchmark_group("suite");
-    // Loading as `goconform check` loads: the scenario files read while the specification
-    // loads, then parsed and checked against it. Throughput is in scenario files.
+    // Loading as `goconform check` loads: the scenario files read and deserialized while the
+    // specification loads, then checked against it. Throughput is in scenario files.
     let files = goconform::scenario::Suite::read(&[root.join("conformance")])
         .expect("the suite reads")
         .len();
     group.throughput(Throughput::Elements(files as u64));
     group.bench_function("load", |b| {
         b.iter(|| {
-            let (spec, texts) = rayon::join(
+            let (spec, files) = rayon::join(
                 || goconform::spec::Spec::load(root).expect("the spec loads"),
                 || {
-                    goconform::scenario::Suite::read(&[root.join("conformance")])
-                        .expect("the suite reads")
+                    goconform::scenario::SuiteFiles::new(
+                        goconform::scenario::Suite::read(&[root.join("conformance")])
+                            .expect("the suite reads"),
+                    )
                 },
             );
-            let suite =
-                goconform::scenario::Suite::from_texts(&texts, &spec).expect("the suite loads");
+            let suite = files.check(&spec).expect("the suite loads");
             black_box(suite.scenarios.len() + suite.tournament.len())
         })
     });

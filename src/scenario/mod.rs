@@ -312,7 +312,7 @@ impl Suite {
     /// Loads scenario files or folders. A folder is searched recursively. The topic of a
     /// scenario is the name of the folder holding it.
     pub fn load(paths: &[PathBuf], spec: &Spec) -> Result<Suite, LoadError> {
-        Suite::from_texts(&Suite::read(paths)?, spec)
+        SuiteFiles::new(Suite::read(paths)?).check(spec)
     }
 
     /// The texts of the scenario files at `paths` (files, or folders searched for `.toml`
