@@ -630,7 +630,9 @@ impl Judge<'_> {
         }
     }
 
-    /// `None` when the check holds, else the expected and actual texts.
+    /// `None` when the check holds, else the expected and actual texts. A check is decided on
+    /// values; texts are written only for a mismatch (captures alone are compared as sets,
+    /// by their sorted texts, when the lists differ in order).
     fn compare(
         &self,
         check: &Check,
@@ -665,7 +667,7 @@ impl Judge<'_> {
                     Some(other) => format!("no breach ({})", verdict_text(other)),
                     None => "(no move)".to_string(),
                 };
-                (class.word() != actual).then(|| (class.to_string(), actual))
+                Some((class.to_string(), actual))
             }
             Check::Warnings(expected) => compare_pair(*expected, seen.warnings),
             Check::Captures(points) | Check::SelfCaptures(points) => {
@@ -718,14 +720,14 @@ impl Judge<'_> {
                 let a = seen
                     .to_move
                     .map_or(MISSING.to_string(), |c| c.letter().to_string());
-                (c.letter().to_string() != a).then(|| (c.letter().to_string(), a))
+                Some((c.letter().to_string(), a))
             }
             Check::Phase(p) => {
                 if seen.phase == Some(*p) {
                     return None;
                 }
                 let a = seen.phase.map_or(MISSING.to_string(), |p| p.to_string());
-                (p.to_string() != a).then(|| (p.to_string(), a))
+                Some((p.to_string(), a))
             }
             Check::Result(r) => {
                 let a = seen.result.as_deref().unwrap_or(MISSING);
@@ -737,9 +739,10 @@ impl Judge<'_> {
                 }
                 let text =
                     |[b, w]: [i32; 2]| format!("B {}, W {}", format_points(b), format_points(w));
-                let e = text([*b, *wt]);
-                let a = seen.score.map_or(MISSING.to_string(), text);
-                (e != a).then_some((e, a))
+                Some((
+                    text([*b, *wt]),
+                    seen.score.map_or(MISSING.to_string(), text),
+                ))
             }
         }
     }
@@ -751,9 +754,7 @@ fn compare_pair(expected: [u32; 2], seen: Option<[u32; 2]>) -> Option<(String, S
         return None;
     }
     let text = |[b, w]: [u32; 2]| format!("B {b}, W {w}");
-    let actual = seen.map_or(MISSING.to_string(), text);
-    let expected = text(expected);
-    (expected != actual).then_some((expected, actual))
+    Some((text(expected), seen.map_or(MISSING.to_string(), text)))
 }
 
 /// A verdict as reports show it.
