@@ -107,6 +107,28 @@ fn the_engine_time_limit_applies_to_the_handshake() {
 }
 
 #[test]
+fn a_timeout_says_whether_the_engine_left_a_line_unended_and_how_to_flush() {
+    // A reply written without its newline (or left in a buffer) looks like silence from the
+    // other end of the pipe: the message says what arrived and how to flush.
+    let engine = r#"jsonl:python3 -c 'import sys, time; sys.stdout.write("{\"type\""); sys.stdout.flush(); time.sleep(30)'"#;
+    let out = goconform(&[
+        "check",
+        "conformance/passes",
+        "--engine",
+        engine,
+        "--engine-timeout",
+        "0.5",
+    ]);
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains("it wrote 7 bytes of a line without ending it"),
+        "{shown}"
+    );
+    assert!(shown.contains("flush=True"), "{shown}");
+}
+
+#[test]
 fn an_engine_spec_with_spaces_is_quoted_in_the_reproduction() {
     // The reference behind the protocol passes everything; a broken expectation (a scratch
     // scenario) makes it fail so that the reproduction line is printed.

@@ -11,9 +11,13 @@
 
 use crate::conformance::harness::Factory;
 use crate::conformance::{Naive, Referee, Reference};
-use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine};
+use crate::engines::gtp::{
+    gnugo_profiles, plain_gtp_capabilities, profile_by_name, GtpEngine, GtpProfile,
+};
 use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
 use crate::engines::process::split_command;
+use crate::engines::profile::{Claims, EngineProfile, Protocol};
+use std::path::Path;
 use std::time::Duration;
 
 /// Options for engines in other processes, shared by `check` and `compare`.
@@ -24,6 +28,16 @@ pub(super) struct EngineOptions {
     /// GTP and JSON-lines engines).
     #[arg(long = "engine-timeout", value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// What a `gtp:`, `jsonl:` or `profile:` engine claims, laid over its profile: a rules
+    /// axis and its only values (`ko=simple`, `suicide=forbidden,multi-stone`), or
+    /// `observes=...`, `judges=...`, `events=...` (docs/engine-profiles.md). Repeat for each.
+    #[arg(long = "claim", value_name = "KEY=VALUES")]
+    pub claims: Vec<String>,
+    /// Accept JSON-lines replies the protocol's schema refuses (unknown keys, say) as long as
+    /// what the harness reads is there. By default every reply is checked against the schema
+    /// and a misspelt key is an error naming it and the nearest known key.
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 /// A positive, finite number of seconds.
@@ -57,26 +71,32 @@ pub(super) fn factory(
             Box::new(GobanEngine::new()) as Box<dyn Referee>
         }));
     }
+    let claims = Claims::from_settings(&options.claims)?;
+    if let Some(path) = spec.strip_prefix("profile:") {
+        let profile = EngineProfile::read(Path::new(path))?;
+        let claims = profile.claims.then(&claims);
+        return match profile.protocol {
+            Protocol::Gtp => {
+                let mut gtp = GtpProfile::from_profile(&profile);
+                gtp.capabilities = claims.over(&plain_gtp_capabilities());
+                gtp_factory(spec, gtp, options)
+            }
+            Protocol::Jsonl => jsonl_factory(
+                spec,
+                profile.program,
+                profile.args,
+                profile.timeout,
+                claims,
+                options,
+            ),
+        };
+    }
     if let Some(command) = spec.strip_prefix("jsonl:") {
         let (program, args) = split_command(command).map_err(|e| format!("{spec}: {e}"))?;
-        let mut jsonl = JsonlOptions::default();
-        if let Some(timeout) = options.timeout {
-            jsonl.timeout = timeout;
-        }
-        JsonlEngine::connect(&program, &args, jsonl.clone())
-            .map_err(|e| format!("{spec} does not start: {e}"))?;
-        return Ok(Box::new(move || {
-            Box::new(JsonlEngine::new(&program, &args, jsonl.clone())) as Box<dyn Referee>
-        }));
+        return jsonl_factory(spec, program, args, None, claims, options);
     }
-    if let Some(mut profile) = profile_by_name(spec) {
-        if let Some(timeout) = options.timeout {
-            profile.timeout = timeout;
-        }
-        GtpEngine::try_new(profile.clone()).map_err(|e| format!("{spec} does not start: {e}"))?;
-        return Ok(Box::new(move || {
-            Box::new(GtpEngine::new(profile.clone())) as Box<dyn Referee>
-        }));
+    if let Some(profile) = profile_by_name(spec) {
+        return gtp_factory(spec, profile.claiming(&claims), options);
     }
     if spec.starts_with("gtp:") {
         return Err(format!(
@@ -84,7 +104,7 @@ pub(super) fn factory(
         ));
     }
     Err(format!(
-        "unknown engine `{spec}`; known: reference, naive, {}{}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS... (goconform engines describes them)",
+        "unknown engine `{spec}`; known: reference, naive, {}{}, gtp:PROGRAM ARGS..., jsonl:PROGRAM ARGS..., profile:FILE (goconform engines describes them)",
         gnugo_profiles()
             .iter()
             .map(|p| p.name.as_str())
@@ -92,6 +112,53 @@ pub(super) fn factory(
             .join(", "),
         if cfg!(feature = "goban") { ", goban" } else { "" }
     ))
+}
+
+/// The factory of a GTP engine, started once here: one that does not start is bad input, and
+/// one without `list_stones` is said once, here, to be judged on its verdicts alone.
+fn gtp_factory(
+    spec: &str,
+    mut profile: GtpProfile,
+    options: &EngineOptions,
+) -> Result<Box<Factory<'static>>, String> {
+    if let Some(timeout) = options.timeout {
+        profile.timeout = timeout;
+    }
+    let engine =
+        GtpEngine::try_new(profile.clone()).map_err(|e| format!("{spec} does not start: {e}"))?;
+    if !engine.lists_stones() {
+        eprintln!(
+            "note: {spec} has no `list_stones` (its `list_commands` does not name it): the board and captures cannot be read, so it is judged on its verdicts alone"
+        );
+    }
+    drop(engine);
+    Ok(Box::new(move || {
+        Box::new(GtpEngine::new(profile.clone())) as Box<dyn Referee>
+    }))
+}
+
+/// The factory of a JSON-lines engine, started once here; claims narrow what it declares.
+fn jsonl_factory(
+    spec: &str,
+    program: String,
+    args: Vec<String>,
+    timeout: Option<Duration>,
+    claims: Claims,
+    options: &EngineOptions,
+) -> Result<Box<Factory<'static>>, String> {
+    let mut jsonl = JsonlOptions {
+        strict: !options.lenient,
+        ..JsonlOptions::default()
+    };
+    if let Some(timeout) = options.timeout.or(timeout) {
+        jsonl.timeout = timeout;
+    }
+    jsonl.claims = (!claims.is_empty()).then_some(claims);
+    JsonlEngine::connect(&program, &args, jsonl.clone())
+        .map_err(|e| format!("{spec} does not start: {e}"))?;
+    Ok(Box::new(move || {
+        Box::new(JsonlEngine::new(&program, &args, jsonl.clone())) as Box<dyn Referee>
+    }))
 }
 
 /// `goconform engines`: the engines with their capabilities. Engines in other processes are
@@ -120,8 +187,9 @@ pub(super) fn list() -> super::CommandResult {
         ),
         &crate::engines::goban::GobanEngine::declared_capabilities(),
     );
-    outln!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier)");
-    outln!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities");
+    outln!("gtp:PROGRAM ARGS...: any GTP engine, judged on the board only (basic tier), under every rules axis value unless --claim says which (docs/engine-profiles.md)");
+    outln!("jsonl:PROGRAM ARGS...: any engine speaking the JSON-lines protocol (docs/protocol.md); it declares its own capabilities, which --claim can narrow");
+    outln!("profile:FILE: an engine described by a profile file: its protocol, command and the rules it claims (docs/engine-profiles.md; examples in docs/profiles/)");
     Ok(std::process::ExitCode::SUCCESS)
 }
 

@@ -69,7 +69,7 @@ use std::fmt::Write as _;
 use super::process::EngineProcess;
 use crate::board::{Board, Color, Move, Point};
 use crate::conformance::{
-    Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
+    Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported,
 };
 use crate::game::{Event, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{KoRule, Rules};
@@ -79,8 +79,8 @@ mod profiles;
 mod wire;
 
 pub use profiles::{
-    gnugo_profiles, gnugo_program, profile_by_name, GtpProfile, SetupMethod, DEFAULT_MAX_ANSWER,
-    DEFAULT_TIMEOUT,
+    gnugo_profiles, gnugo_program, plain_gtp_capabilities, profile_by_name, GtpProfile,
+    SetupMethod, DEFAULT_MAX_ANSWER, DEFAULT_TIMEOUT,
 };
 pub use wire::{exchange, Answer};
 use wire::{list_stones, read_answer, with_tail};
@@ -106,6 +106,10 @@ pub struct GtpEngine {
     /// The engine's answers to announced events not applied yet (the engine has already
     /// played them), in order.
     queue: VecDeque<Prefetched>,
+    /// Whether the engine has `list_stones` (GNU Go's extension, which most GTP engines
+    /// lack): asked once with `list_commands` when a process starts. Without it the board
+    /// and the captures cannot be read, so the engine is judged on its verdicts alone.
+    lists_stones: bool,
 }
 
 /// The engine's answer to one announced event, read ahead of its `apply`.
@@ -153,6 +157,7 @@ impl GtpEngine {
             trial: None,
             applied: Vec::new(),
             queue: VecDeque::new(),
+            lists_stones: true,
         }
     }
 
@@ -187,7 +192,21 @@ impl GtpEngine {
         let version = self.command("version")?.unwrap_or_default();
         let identity = format!("{} {}", name.trim(), version.trim());
         self.identity = Some(identity.trim().to_string()).filter(|s| !s.is_empty());
+        // `list_commands` is in GTP version 2's required set; an engine that refuses it
+        // anyway is taken to have `list_stones` and judged as before.
+        if let Ok(commands) = self.command("list_commands")? {
+            self.lists_stones = commands.lines().any(|line| line.trim() == "list_stones");
+        }
+        for command in self.profile.init.clone() {
+            self.expect(&command)?;
+        }
         Ok(())
+    }
+
+    /// Whether the running engine (or the last one) has `list_stones`. Without it the
+    /// engine observes neither the board nor captures (see [`Referee::capabilities`]).
+    pub fn lists_stones(&self) -> bool {
+        self.lists_stones
     }
 
     /// Kills the process, if any; the next trial starts another.
@@ -243,8 +262,12 @@ impl GtpEngine {
         )
     }
 
-    /// Both colours' stones as the engine shows them, sorted by point.
+    /// Both colours' stones as the engine shows them, sorted by point; nothing for an engine
+    /// without `list_stones`, whose board is not observed.
     fn read_board(&mut self) -> Result<Stones, EngineError> {
+        if !self.lists_stones {
+            return Ok(Stones::new());
+        }
         let black = self.expect(&list_stones(Color::Black))?;
         let white = self.expect(&list_stones(Color::White))?;
         self.board_from(&black, &white)
@@ -326,8 +349,10 @@ impl GtpEngine {
                 Event::Move(color, Move::Play(p)) => {
                     commands.push(format!("is_legal {} {p}", color.name()));
                     commands.push(format!("play {} {p}", color.name()));
-                    commands.push(list_stones(Color::Black));
-                    commands.push(list_stones(Color::White));
+                    if self.lists_stones {
+                        commands.push(list_stones(Color::Black));
+                        commands.push(list_stones(Color::White));
+                    }
                 }
                 _ => return,
             }
@@ -337,7 +362,8 @@ impl GtpEngine {
         for event in events {
             let needed = match event {
                 Event::Move(_, Move::Pass) => 1,
-                _ => 4,
+                _ if self.lists_stones => 4,
+                _ => 2,
             };
             let got: Vec<Answer> = answers.by_ref().take(needed).collect();
             if got.len() < needed {
@@ -413,11 +439,22 @@ impl GtpEngine {
                 list_stones(color)
             )),
         };
-        let after = self.board_from(
-            &board(&answers[2], Color::Black)?,
-            &board(&answers[3], Color::White)?,
-        )?;
+        let after = if self.lists_stones {
+            self.board_from(
+                &board(&answers[2], Color::Black)?,
+                &board(&answers[3], Color::White)?,
+            )?
+        } else {
+            before.clone()
+        };
         match (&answers[1], legal) {
+            (Ok(_), true) if !self.lists_stones => Ok((
+                Verdict::Legal {
+                    captured: Vec::new(),
+                    self_captured: Vec::new(),
+                },
+                after,
+            )),
             (Ok(_), true) => Ok((
                 super::play_verdict_from_boards(before, &after, *color, *p),
                 after,
@@ -517,13 +554,15 @@ impl GtpEngine {
             return Ok(Ok(()));
         }
         // An empty board: the same commands, pipelined, each answer judged as above.
-        let commands = [
+        let mut commands = vec![
             format!("boardsize {size}"),
             "clear_board".to_string(),
             format!("komi {}", komi_of(rules, setup)),
-            list_stones(Color::Black),
-            list_stones(Color::White),
         ];
+        if self.lists_stones {
+            commands.push(list_stones(Color::Black));
+            commands.push(list_stones(Color::White));
+        }
         let (answers, breakdown) = self.pipeline(&commands);
         if let Some(e) = breakdown {
             return Err(e);
@@ -543,8 +582,11 @@ impl GtpEngine {
                 .clone()
                 .map_err(|why| format!("the engine refused `{}`: {why}", commands[k]))
         };
-        let board =
-            listed(3).and_then(|black| listed(4).and_then(|white| self.board_from(&black, &white)));
+        let board = if self.lists_stones {
+            listed(3).and_then(|black| listed(4).and_then(|white| self.board_from(&black, &white)))
+        } else {
+            Ok(Stones::new())
+        };
         match board {
             Ok(stones) => {
                 self.stones = Some(stones);
@@ -640,6 +682,13 @@ impl GtpEngine {
                 color.name()
             ))));
         }
+        if !self.lists_stones {
+            // Nothing to read the captures from: a legal play, its captures not observed.
+            return Ok(Verdict::Legal {
+                captured: Vec::new(),
+                self_captured: Vec::new(),
+            });
+        }
         let after = self.read_board()?;
         self.stones = Some(after.clone());
         Ok(super::play_verdict_from_boards(&before, &after, color, p))
@@ -693,7 +742,12 @@ impl Referee for GtpEngine {
     }
 
     fn capabilities(&self) -> Capabilities {
-        self.profile.capabilities.clone()
+        let mut caps = self.profile.capabilities.clone();
+        if !self.lists_stones {
+            caps.observes.remove(&Observable::Board);
+            caps.observes.remove(&Observable::Captures);
+        }
+        caps
     }
 
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {

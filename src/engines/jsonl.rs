@@ -26,6 +26,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
+use super::profile::Claims;
 use super::protocol::{
     validate_reply, Reply, Request, RunRequest, Skipped, MAX_LINE_BYTES, PROTOCOL_VERSION,
 };
@@ -44,6 +45,9 @@ pub struct JsonlOptions {
     /// parts, a vertex in lower case), with every problem in the error. Otherwise unknown
     /// fields are ignored and only what cannot be understood is an error.
     pub strict: bool,
+    /// What a profile or `--claim` says the engine does, which narrows what it declares in
+    /// its `hello` (never widens it).
+    pub claims: Option<Claims>,
 }
 
 impl Default for JsonlOptions {
@@ -51,6 +55,7 @@ impl Default for JsonlOptions {
         JsonlOptions {
             timeout: Duration::from_secs(10),
             strict: false,
+            claims: None,
         }
     }
 }
@@ -339,9 +344,13 @@ impl Referee for JsonlEngine {
     }
 
     fn capabilities(&self) -> Capabilities {
-        match &self.hello {
+        let declared = match &self.hello {
             Ok((_, caps)) => caps.clone(),
             Err(_) => Capabilities::everything(),
+        };
+        match &self.options.claims {
+            Some(claims) => claims.narrow(&declared),
+            None => declared,
         }
     }
 

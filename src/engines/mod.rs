@@ -12,6 +12,7 @@ pub mod gtp;
 pub mod jsonl;
 pub mod lines;
 pub mod process;
+pub mod profile;
 pub mod protocol;
 pub mod serve;
 

@@ -24,6 +24,7 @@ pub use groups::{adopt_orphans, kill_engines_on_termination};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -68,6 +69,9 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Item>,
+    /// How many bytes of a line the engine has written without ending it yet (kept by the
+    /// reader thread), for the hint on a timeout: a reply never flushed, or never ended.
+    partial: Arc<AtomicUsize>,
     stderr: Arc<Mutex<Tail>>,
     /// Standard output has ended (or failed): every later read is a crash.
     ended: Option<String>,
@@ -104,9 +108,11 @@ impl EngineProcess {
             };
         let (sender, lines) = mpsc::sync_channel(READ_AHEAD);
         let stderr = Arc::new(Mutex::new(Tail::default()));
+        let partial = Arc::new(AtomicUsize::new(0));
+        let pending = Arc::clone(&partial);
         let spawned = thread::Builder::new()
             .name("engine-stdout".to_string())
-            .spawn(move || read_lines(stdout, &sender))
+            .spawn(move || read_lines(stdout, &sender, &pending))
             .and_then(|_| {
                 let tail = Arc::clone(&stderr);
                 thread::Builder::new()
@@ -118,6 +124,7 @@ impl EngineProcess {
             child,
             stdin: Some(stdin),
             lines,
+            partial,
             stderr,
             ended: None,
             reaped: None,
@@ -197,8 +204,15 @@ impl EngineProcess {
                     self.ended = Some(why.clone());
                     return Err(self.crash(&why));
                 }
+                let written = match self.partial.load(Ordering::Relaxed) {
+                    0 => "it wrote nothing since its last line".to_string(),
+                    n => format!("it wrote {n} bytes of a line without ending it"),
+                };
                 return Err(EngineError::timeout(self.with_stderr(format!(
-                    "the engine `{}` did not answer within {}",
+                    "the engine `{}` did not answer within {} ({written}; if it did answer, \
+                     its reply may still sit in its output buffer: end every reply with a \
+                     newline and flush standard output after it, e.g. print(..., flush=True) \
+                     in Python)",
                     self.program,
                     show_duration(timeout)
                 ))));
@@ -357,7 +371,7 @@ pub(crate) fn show_duration(d: Duration) -> String {
 
 /// The reader thread: standard output line by line into the channel, until the end of output,
 /// a read error, or the receiver going away.
-fn read_lines(stdout: impl Read, sender: &SyncSender<Item>) {
+fn read_lines(stdout: impl Read, sender: &SyncSender<Item>, partial: &AtomicUsize) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::new();
     let mut too_long: Option<usize> = None;
@@ -385,6 +399,14 @@ fn read_lines(stdout: impl Read, sender: &SyncSender<Item>) {
             None => line.extend_from_slice(body),
         }
         reader.consume(taken);
+        partial.store(
+            if complete {
+                0
+            } else {
+                too_long.unwrap_or(line.len())
+            },
+            Ordering::Relaxed,
+        );
         if complete {
             let item = match too_long.take() {
                 Some(len) => Item::TooLong(len),

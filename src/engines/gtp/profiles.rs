@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::conformance::{Capabilities, EventKind, Observable};
 use crate::engines::process::split_command;
+use crate::engines::profile::{Claims, EngineProfile};
 use crate::game::Reason;
 use crate::rules::{KoRule, SuicideRule};
 
@@ -44,6 +45,9 @@ pub struct GtpProfile {
     pub setup: SetupMethod,
     /// The largest answer accepted, in bytes.
     pub max_answer: usize,
+    /// Commands sent after every start, each of which must succeed (KataGo's
+    /// `kata-set-rules`, say): how an engine is put under the rules its profile claims.
+    pub init: Vec<String>,
 }
 
 /// The capabilities of a GTP engine playing under one ko rule and one suicide rule (GNU Go
@@ -156,6 +160,7 @@ pub fn gnugo_profiles() -> Vec<GtpProfile> {
                 timeout: DEFAULT_TIMEOUT,
                 setup: SetupMethod::LoadSgf,
                 max_answer: DEFAULT_MAX_ANSWER,
+                init: Vec::new(),
             });
         }
     }
@@ -185,15 +190,52 @@ impl GtpProfile {
             about: format!("a GTP engine: {}", line.trim()),
             program,
             args,
-            capabilities: Capabilities::new()
-                .observing([Observable::Board])
-                .judging([Reason::Occupied, Reason::Suicide, Reason::Ko])
-                .taking([EventKind::Play, EventKind::Pass]),
+            capabilities: plain_gtp_capabilities(),
             timeout: DEFAULT_TIMEOUT,
             setup: SetupMethod::Play,
             max_answer: DEFAULT_MAX_ANSWER,
+            init: Vec::new(),
         })
     }
+
+    /// A GTP engine from a profile file: its command, set-up method, start-up commands and
+    /// time limit, and the bridge's defaults with the profile's claims laid over them.
+    pub fn from_profile(profile: &EngineProfile) -> GtpProfile {
+        let words: Vec<&str> = std::iter::once(profile.program.as_str())
+            .chain(profile.args.iter().map(String::as_str))
+            .collect();
+        GtpProfile {
+            name: profile.name.clone(),
+            about: format!("a GTP engine from a profile: {}", words.join(" ")),
+            program: profile.program.clone(),
+            args: profile.args.clone(),
+            capabilities: profile.claims.over(&plain_gtp_capabilities()),
+            timeout: profile.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            setup: if profile.setup_loadsgf {
+                SetupMethod::LoadSgf
+            } else {
+                SetupMethod::Play
+            },
+            max_answer: DEFAULT_MAX_ANSWER,
+            init: profile.init.clone(),
+        }
+    }
+
+    /// The profile with claims laid over its capabilities (`--claim` settings).
+    pub fn claiming(mut self, claims: &Claims) -> GtpProfile {
+        self.capabilities = claims.over(&self.capabilities);
+        self
+    }
+}
+
+/// What the bridge assumes of a GTP engine nobody described: every axis value (GTP cannot
+/// say which rules the engine plays), the board as the only observation, refusals for
+/// occupied points, suicide and ko, plays and passes.
+pub fn plain_gtp_capabilities() -> Capabilities {
+    Capabilities::new()
+        .observing([Observable::Board])
+        .judging([Reason::Occupied, Reason::Suicide, Reason::Ko])
+        .taking([EventKind::Play, EventKind::Pass])
 }
 
 #[cfg(test)]

@@ -154,10 +154,12 @@ fn describe(error: &ValidationError, message: &Value, out: &mut Vec<String>) {
             return;
         }
         ErrorKind::AdditionalProperties { got } => {
-            out.extend(
-                got.iter()
-                    .map(|key| format!("{}: unknown field", child(&here, key))),
-            );
+            let known = known_fields(error.schema_url);
+            out.extend(got.iter().map(|key| {
+                let hint = nearest(key, &known)
+                    .map_or_else(String::new, |k| format!(" (did you mean `{k}`?)"));
+                format!("{}: unknown field{hint}", child(&here, key))
+            }));
             return;
         }
         ErrorKind::FalseSchema | ErrorKind::AdditionalItems { .. } => {
@@ -286,6 +288,40 @@ fn collect_leaves<'a, 's, 'v>(
 
 /// What a value of the schema's definition at `url` must be, for the definitions whose
 /// keywords say it badly one by one (a pattern, a range, a pair).
+/// The field names the schema object at `url` (or the object whose `additionalProperties`
+/// it is) allows.
+fn known_fields(url: &str) -> Vec<String> {
+    static SCHEMA_VALUE: OnceLock<Option<Value>> = OnceLock::new();
+    let Some(schema) = SCHEMA_VALUE.get_or_init(|| serde_json::from_str(SCHEMA).ok()) else {
+        return Vec::new();
+    };
+    let Some((_, pointer)) = url.rsplit_once('#') else {
+        return Vec::new();
+    };
+    let pointer = pointer
+        .strip_suffix("/additionalProperties")
+        .unwrap_or(pointer);
+    schema
+        .pointer(pointer)
+        .and_then(|object| object.get("properties"))
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The known field a misspelt one most likely meant: the closest by edit distance once
+/// case, `-` and `_` are set aside, if it is close at all.
+fn nearest(given: &str, known: &[String]) -> Option<String> {
+    let plain = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+    let given = plain(given);
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(&given, &plain(k)), k))
+        .filter(|&(distance, k)| distance <= 2.max(k.len() / 3))
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, k)| k.clone())
+}
+
 fn what_of(url: &str) -> Option<&'static str> {
     let (_, pointer) = url.rsplit_once('#')?;
     Some(match pointer {
@@ -378,5 +414,32 @@ fn show(value: &Value) -> String {
         format!("{}...", text.chars().take(57).collect::<String>())
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelt_field_names_the_nearest_known_one() {
+        let line =
+            r#"{"type":"result","id":"t1.0","initial":{"board":[],"to-move":"B"},"steps":[]}"#;
+        let problems = validate_reply(line).unwrap_err();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p == "initial.to-move: unknown field (did you mean `to_move`?)"),
+            "{problems:?}"
+        );
+        let line =
+            r#"{"type":"result","id":"t1.0","initial":{"colour_of_the_sky":"B"},"steps":[]}"#;
+        let problems = validate_reply(line).unwrap_err();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p == "initial.colour_of_the_sky: unknown field"),
+            "{problems:?}"
+        );
     }
 }
