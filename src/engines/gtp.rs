@@ -110,6 +110,9 @@ pub struct GtpEngine {
     /// lack): asked once with `list_commands` when a process starts. Without it the board
     /// and the captures cannot be read, so the engine is judged on its verdicts alone.
     lists_stones: bool,
+    /// Whether the engine has `is_legal` (also an extension, though a common one). Without
+    /// it a play is sent as `play`, and a refusal is the illegal verdict.
+    has_is_legal: bool,
 }
 
 /// The engine's answer to one announced event, read ahead of its `apply`.
@@ -158,6 +161,7 @@ impl GtpEngine {
             applied: Vec::new(),
             queue: VecDeque::new(),
             lists_stones: true,
+            has_is_legal: true,
         }
     }
 
@@ -195,7 +199,9 @@ impl GtpEngine {
         // `list_commands` is in GTP version 2's required set; an engine that refuses it
         // anyway is taken to have `list_stones` and judged as before.
         if let Ok(commands) = self.command("list_commands")? {
-            self.lists_stones = commands.lines().any(|line| line.trim() == "list_stones");
+            let has = |name: &str| commands.lines().any(|line| line.trim() == name);
+            self.lists_stones = has("list_stones");
+            self.has_is_legal = has("is_legal");
         }
         for command in self.profile.init.clone() {
             self.expect(&command)?;
@@ -207,6 +213,12 @@ impl GtpEngine {
     /// engine observes neither the board nor captures (see [`Referee::capabilities`]).
     pub fn lists_stones(&self) -> bool {
         self.lists_stones
+    }
+
+    /// Whether the running engine (or the last one) has `is_legal`. Without it, a refused
+    /// `play` is taken as the illegal verdict (the play must then leave the board as it was).
+    pub fn has_is_legal(&self) -> bool {
+        self.has_is_legal
     }
 
     /// Kills the process, if any; the next trial starts another.
@@ -347,7 +359,9 @@ impl GtpEngine {
                     commands.push(format!("play {} pass", color.name()))
                 }
                 Event::Move(color, Move::Play(p)) => {
-                    commands.push(format!("is_legal {} {p}", color.name()));
+                    if self.has_is_legal {
+                        commands.push(format!("is_legal {} {p}", color.name()));
+                    }
                     commands.push(format!("play {} {p}", color.name()));
                     if self.lists_stones {
                         commands.push(list_stones(Color::Black));
@@ -362,8 +376,7 @@ impl GtpEngine {
         for event in events {
             let needed = match event {
                 Event::Move(_, Move::Pass) => 1,
-                _ if self.lists_stones => 4,
-                _ => 2,
+                _ => 1 + usize::from(self.has_is_legal) + 2 * usize::from(self.lists_stones),
             };
             let got: Vec<Answer> = answers.by_ref().take(needed).collect();
             if got.len() < needed {
@@ -420,17 +433,23 @@ impl GtpEngine {
                 Err(why) => Err(format!("`play {name} pass` is refused: {why}")),
             };
         };
-        let legal = match &answers[0] {
-            Ok(text) => match text.trim() {
-                "0" => false,
-                "1" => true,
-                other => {
-                    return Err(format!(
-                        "`is_legal {name} {p}` answers `{other}`, not 0 or 1"
-                    ))
-                }
-            },
-            Err(why) => return Err(format!("the engine refused `is_legal {name} {p}`: {why}")),
+        // Without `is_legal` the answer to `play` is the verdict: the rest follows it.
+        let (legal, answers) = if !self.has_is_legal {
+            (answers[0].is_ok(), answers)
+        } else {
+            let legal = match &answers[0] {
+                Ok(text) => match text.trim() {
+                    "0" => false,
+                    "1" => true,
+                    other => {
+                        return Err(format!(
+                            "`is_legal {name} {p}` answers `{other}`, not 0 or 1"
+                        ))
+                    }
+                },
+                Err(why) => return Err(format!("the engine refused `is_legal {name} {p}`: {why}")),
+            };
+            (legal, &answers[1..])
         };
         let board = |answer: &Answer, color: Color| match answer {
             Ok(text) => Ok(text.clone()),
@@ -441,13 +460,13 @@ impl GtpEngine {
         };
         let after = if self.lists_stones {
             self.board_from(
-                &board(&answers[2], Color::Black)?,
-                &board(&answers[3], Color::White)?,
+                &board(&answers[1], Color::Black)?,
+                &board(&answers[2], Color::White)?,
             )?
         } else {
             before.clone()
         };
-        match (&answers[1], legal) {
+        match (&answers[0], legal) {
             (Ok(_), true) if !self.lists_stones => Ok((
                 Verdict::Legal {
                     captured: Vec::new(),
@@ -665,6 +684,9 @@ impl GtpEngine {
         let Some(before) = self.stones.clone() else {
             return Err(self.fault(EngineError::crash("the engine has no game in progress")));
         };
+        if !self.has_is_legal {
+            return self.play_without_is_legal(before, color, p);
+        }
         let legal = self.expect(&format!("is_legal {} {p}", color.name()))?;
         match legal.trim() {
             "0" => return Ok(Verdict::Illegal(self.guess_reason(&before, color, p))),
@@ -690,6 +712,37 @@ impl GtpEngine {
             });
         }
         let after = self.read_board()?;
+        self.stones = Some(after.clone());
+        Ok(super::play_verdict_from_boards(&before, &after, color, p))
+    }
+
+    /// A play put to an engine without `is_legal`: its refusal is the illegal verdict, and a
+    /// refused play must leave the board as it was.
+    fn play_without_is_legal(
+        &mut self,
+        before: Stones,
+        color: Color,
+        p: Point,
+    ) -> Result<Verdict, EngineError> {
+        let refused = self
+            .command(&format!("play {} {p}", color.name()))?
+            .is_err();
+        let after = self.read_board()?;
+        if refused {
+            if self.lists_stones && after != before {
+                return Err(self.fault(EngineError::protocol(format!(
+                    "the board changed although `play {} {p}` was refused",
+                    color.name()
+                ))));
+            }
+            return Ok(Verdict::Illegal(self.guess_reason(&before, color, p)));
+        }
+        if !self.lists_stones {
+            return Ok(Verdict::Legal {
+                captured: Vec::new(),
+                self_captured: Vec::new(),
+            });
+        }
         self.stones = Some(after.clone());
         Ok(super::play_verdict_from_boards(&before, &after, color, p))
     }

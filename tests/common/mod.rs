@@ -18,3 +18,26 @@ pub fn goconform(args: &[&str]) -> Output {
         .output()
         .expect("the binary runs")
 }
+
+/// Says that a test is skipped, and why, where a person running `cargo test` sees it: written
+/// straight to the process's standard error, which the test harness does not capture (it
+/// captures only `print!` and `eprint!`), so the line shows beside the test's `ok`. Under CI
+/// (the environment variable `CI` set, as `.ci/run` runs) a skip would hide a missing install,
+/// so it fails the test instead.
+#[allow(dead_code)] // not every test binary skips
+pub fn skip(test: &str, reason: &str) {
+    if std::env::var_os("CI").is_some() {
+        panic!("{test} would be skipped under CI, which must install what it needs: {reason}");
+    }
+    let line = format!("SKIPPED {test}: {reason}\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+}
+
+/// GNU Go 3.8: `$GNUGO`, else Debian's `/usr/games/gnugo`; `None` where it is not installed.
+#[allow(dead_code)]
+pub fn gnugo() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("GNUGO")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("/usr/games/gnugo"));
+    path.exists().then_some(path)
+}
