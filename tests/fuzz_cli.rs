@@ -165,3 +165,110 @@ fn an_unknown_engine_is_bad_input() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("unknown engine"));
 }
+
+/// Issue 37's F1: the reference's own GTP face under `aga`, fuzzed as a plain `gtp:` engine,
+/// was played games under rules it never claimed, and set-ups the bridge cannot give it under
+/// natural situational superko. Held to the ruleset it plays, it agrees in every game.
+#[test]
+fn the_gtp_face_fuzzed_under_its_own_ruleset_agrees() {
+    let out = scratch("gtp-face");
+    let engine = format!("gtp:{} gtp --rules aga", env!("CARGO_BIN_EXE_goconform"));
+    let run = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--rules",
+        "aga",
+        "--seconds",
+        "60",
+        "--games",
+        "400",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("under the rulesets aga"), "{stdout}");
+    assert!(stdout.contains("no divergence: "), "{stdout}");
+    // A ruleset the engine does not claim is refused before any game.
+    let run = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--claim",
+        "ko=simple",
+        "--rules",
+        "aga",
+        "--seconds",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--rules aga: "), "{stderr}");
+    assert!(stderr.contains("ko=natural-situational"), "{stderr}");
+}
+
+/// For CI: several findings in one run, JUnit, and findings already triaged skipped.
+#[test]
+fn findings_keep_coming_known_ones_are_skipped_and_junit_says_which() {
+    let out = scratch("findings");
+    let junit = scratch("findings-junit.xml");
+    let engine = mutant();
+    let args = |extra: &[&str]| {
+        let mut all = vec![
+            "fuzz",
+            "--engine",
+            &engine,
+            "--rules",
+            "aga",
+            "--seconds",
+            "120",
+            "--seed",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ];
+        all.extend_from_slice(extra);
+        all.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let first = args(&["--findings", "2", "--games", "3000"]);
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let run = goconform(&first);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("2 new findings, 0 known met"), "{stdout}");
+    let written: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
+        .collect();
+    assert_eq!(written.len(), 2, "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<failure").count(), 2, "{xml}");
+    assert!(xml.contains("games agreed with the reference"), "{xml}");
+    // The same games with those findings known: both are met again and skipped, none is new.
+    let last_game: u64 = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("game "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .expect("the games that diverged are named");
+    let games = (last_game + 1).to_string();
+    let known = out.to_str().unwrap().to_string();
+    let again = args(&["--findings", "2", "--known", &known, "--games", &games]);
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let run = goconform(&again);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("0 new findings, "), "{stdout}");
+    assert!(stdout.contains("known: the minimised game is "), "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<failure").count(), 0, "{xml}");
+    assert!(xml.contains("known finding"), "{xml}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_file(&junit);
+}

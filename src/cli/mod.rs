@@ -68,11 +68,12 @@ enum Command {
     /// The implementations `check --engine` and `compare --engine` can run, with their
     /// capabilities.
     Engines,
-    /// Random games through the reference and an engine until they part; the smallest game
-    /// that still shows the divergence is written as a scenario (exit 1), else the number of
-    /// games played is printed (exit 0).
+    /// Random games through the reference and an engine, by default under every named
+    /// ruleset the engine claims; each divergence is minimised and written as a scenario.
+    /// Exit status: 0 no new finding (known ones, --known, do not count), 1 at least one new
+    /// finding, 2 bad input or an engine that does not start.
     #[command(
-        after_help = "Examples (from a checkout):\n  goconform fuzz --engine naive --games 200 --seed 7"
+        after_help = "Examples (from a checkout):\n  goconform fuzz --engine naive --games 200 --seed 7\n  goconform fuzz --engine naive --rules aga,japanese-1989 --games 100 --findings 3 --junit fuzz.xml"
     )]
     Fuzz(fuzz::FuzzArgs),
     /// Run the suite through deliberately broken executors and list the scenarios that
@@ -250,6 +251,31 @@ pub fn engine_factory(
     spec: &str,
 ) -> Result<Box<crate::conformance::harness::Factory<'static>>, String> {
     engines::factory(spec, &engines::EngineOptions::default())
+}
+
+/// [`engine_factory`] with `--claim` settings (`ko=simple`, ...) laid over the engine's
+/// profile: how the `differential_engine` fuzz target holds a `gtp:` engine to its rules.
+pub fn engine_factory_claiming(
+    spec: &str,
+    claims: &[String],
+) -> Result<Box<crate::conformance::harness::Factory<'static>>, String> {
+    let options = engines::EngineOptions {
+        claims: claims.to_vec(),
+        ..engines::EngineOptions::default()
+    };
+    engines::factory(spec, &options)
+}
+
+/// The rules of the named rulesets of the embedded specification for an engine with these
+/// capabilities, as `goconform fuzz --rules` chooses them: the names given (each of which the
+/// engine must claim), `any` for none (every mix of axis values), or, with no name, every
+/// ruleset the engine claims.
+pub fn fuzz_rulesets(
+    names: &[String],
+    caps: &crate::conformance::Capabilities,
+) -> Result<Vec<crate::rules::Rules>, String> {
+    let spec = load_spec(&Project::Embedded)?;
+    fuzz::rulesets_to_fuzz(&spec, names, caps).map(|(rules, _)| rules)
 }
 
 /// The outcome of a subcommand: an exit code, or a message for bad input.

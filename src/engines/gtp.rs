@@ -820,7 +820,8 @@ impl Referee for GtpEngine {
                 setup.width, setup.height
             )));
         }
-        if matches!(rules.ko, KoRule::Positional | KoRule::Situational) {
+        // Every superko rule reads the history, natural situational superko included.
+        if rules.ko != KoRule::Simple {
             if setup.history == SetupHistory::Excluded {
                 return Err(Unsupported(
                     "a GTP engine cannot leave the set-up position out of its superko history (setup_history = excluded)".to_string(),

@@ -224,12 +224,7 @@ impl GameInput {
     /// The concrete game for an implementation with these capabilities: rules from its axis
     /// values, a valid set-up, and events of the kinds it takes.
     pub fn realise(&self, caps: &Capabilities) -> Case {
-        let width = 2 + self.width % (MAX_SIDE - 1);
-        let height = if self.shape % 4 == 0 {
-            2 + self.height % (MAX_SIDE - 1)
-        } else {
-            width
-        };
+        let (width, height) = self.dimensions();
         let rules = self.rules(caps);
         let setup = self.setup(&rules, width, height);
         let mut case = Case {
@@ -240,6 +235,40 @@ impl GameInput {
         };
         self.events_for(&mut case, caps);
         case
+    }
+
+    /// The concrete game under one of the named `rulesets` (picked by the input, so every
+    /// ruleset gets games): for fuzzing within real rulesets rather than arbitrary mixes of
+    /// axis values. With no ruleset it is [`GameInput::realise`].
+    pub fn realise_under(&self, caps: &Capabilities, rulesets: &[Rules]) -> Case {
+        if rulesets.is_empty() {
+            return self.realise(caps);
+        }
+        let (width, height) = self.dimensions();
+        let pick = self.axes.iter().fold(0usize, |n, &b| {
+            n.wrapping_mul(31).wrapping_add(usize::from(b))
+        });
+        let rules = rulesets[pick % rulesets.len()];
+        let setup = self.setup(&rules, width, height);
+        let mut case = Case {
+            rules,
+            setup,
+            events: Vec::new(),
+            in_turn: Vec::new(),
+        };
+        self.events_for(&mut case, caps);
+        case
+    }
+
+    /// The board's width and height: square unless the input asks for another shape.
+    fn dimensions(&self) -> (u8, u8) {
+        let width = 2 + self.width % (MAX_SIDE - 1);
+        let height = if self.shape % 4 == 0 {
+            2 + self.height % (MAX_SIDE - 1)
+        } else {
+            width
+        };
+        (width, height)
     }
 
     fn rules(&self, caps: &Capabilities) -> Rules {

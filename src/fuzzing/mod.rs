@@ -35,7 +35,17 @@ use crate::rng::SplitMix64;
 /// The game `data` decodes into, realised for `second`'s capabilities and played through the
 /// reference and `second`.
 pub fn play_against(data: &[u8], second: &mut dyn Referee) -> (Case, Played) {
-    let case = GameInput::from_bytes(data).realise(&second.capabilities());
+    play_against_under(data, second, &[])
+}
+
+/// [`play_against`] under one of `rulesets` (chosen by the data), or any mix of the axis
+/// values `second` claims when none is given.
+pub fn play_against_under(
+    data: &[u8],
+    second: &mut dyn Referee,
+    rulesets: &[crate::rules::Rules],
+) -> (Case, Played) {
+    let case = GameInput::from_bytes(data).realise_under(&second.capabilities(), rulesets);
     let played = differential(&mut Reference::new(), second, &case);
     (case, played)
 }
@@ -43,7 +53,17 @@ pub fn play_against(data: &[u8], second: &mut dyn Referee) -> (Case, Played) {
 /// The differential check against any implementation: `Err` with the divergence and the game
 /// if `second` parts from the reference.
 pub fn check_against(data: &[u8], second: &mut dyn Referee) -> Result<(), String> {
-    match play_against(data, second) {
+    check_against_under(data, second, &[])
+}
+
+/// [`check_against`] under one of `rulesets` (chosen by the data; any mix of the axis values
+/// `second` claims when none is given).
+pub fn check_against_under(
+    data: &[u8],
+    second: &mut dyn Referee,
+    rulesets: &[crate::rules::Rules],
+) -> Result<(), String> {
+    match play_against_under(data, second, rulesets) {
         (case, Played::Diverged(d)) => Err(format!(
             "{} diverges from the reference {}\nrules: {:?}\nset-up: {:?}\nevents: {}",
             second.info(),
