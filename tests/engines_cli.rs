@@ -225,3 +225,52 @@ fn compare_keeps_the_preamble_and_check_finds_a_stale_table() {
         text(&untriaged)
     );
 }
+
+#[test]
+fn compare_fills_its_summary_note_and_check_fails_on_a_placeholder() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("engines.md");
+    let md_arg = md.to_str().unwrap();
+    let run = |check: bool| {
+        let mut args = vec![
+            "compare",
+            "--engine",
+            "reference",
+            "--engine",
+            "naive",
+            "--topic",
+            "passes",
+            "--markdown",
+            md_arg,
+        ];
+        if check {
+            args.push("--check");
+        }
+        goconform(&args)
+    };
+    let written = run(false);
+    assert_eq!(written.status.code(), Some(0), "{}", text(&written));
+    let generated = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        generated.contains("Applicable counts the trials"),
+        "{generated}"
+    );
+    assert!(!generated.contains("{SUMMARY_NOTE}"), "{generated}");
+    assert_eq!(run(true).status.code(), Some(0));
+    // A file as an older goconform wrote it, with the note unfilled, is stale.
+    let note_start = generated.find("Applicable counts the trials").unwrap();
+    let note_end = note_start + generated[note_start..].find('\n').unwrap();
+    let old = format!(
+        "{}{{SUMMARY_NOTE}}{}",
+        &generated[..note_start],
+        &generated[note_end..]
+    );
+    std::fs::write(&md, old).unwrap();
+    let checked = run(true);
+    assert_eq!(checked.status.code(), Some(1), "{}", text(&checked));
+    assert!(
+        text(&checked).contains("holds the unfilled placeholder {SUMMARY_NOTE}"),
+        "{}",
+        text(&checked)
+    );
+}

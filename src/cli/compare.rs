@@ -133,13 +133,19 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
         keep_preamble(path, "")?;
     }
     let comparison = args.runs.compare(root, &suite, &spec, &trials)?;
+    let markdown = comparison.to_markdown();
+    if let Some(placeholder) = crate::conformance::compare::unfilled_placeholder(&markdown) {
+        return Err(format!(
+            "the generated table holds the unfilled placeholder {placeholder} (a bug in goconform): nothing was written"
+        ));
+    }
     let mut stale = Vec::new();
     match &args.markdown {
         Some(path) => {
-            let text = keep_preamble(path, &comparison.to_markdown())?;
+            let text = keep_preamble(path, &markdown)?;
             output(path, &text, args.check, &mut stale)?;
         }
-        None => out!("{}", comparison.to_markdown()),
+        None => out!("{markdown}"),
     }
     if let Some(path) = &args.html {
         output(
@@ -151,6 +157,20 @@ pub(super) fn compare(root: &Project, args: &CompareArgs) -> CommandResult {
     }
     if !args.check {
         return Ok(ExitCode::SUCCESS);
+    }
+    // A committed file written by an older goconform may still hold a placeholder that this
+    // one fills: stale, whatever else it says.
+    if let Some(path) = &args.markdown {
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        if let Some(placeholder) = crate::conformance::compare::unfilled_placeholder(&committed) {
+            eprintln!(
+                "goconform compare: {} holds the unfilled placeholder {placeholder}",
+                path.display()
+            );
+            if !stale.contains(path) {
+                stale.push(path.clone());
+            }
+        }
     }
     for path in &stale {
         eprintln!(

@@ -195,6 +195,24 @@ pub struct Cell {
 }
 
 /// What the Applicable column means, under every summary table.
+/// The first `{NAME}` placeholder (capital letters and underscores in braces) left in a
+/// generated text: a template whose value was never filled in, which `compare` refuses to
+/// write and `compare --check` fails on.
+pub fn unfilled_placeholder(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        if let Some(close) = after.find('}') {
+            let name = &after[..close];
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                return Some(&rest[open..open + close + 2]);
+            }
+        }
+        rest = after;
+    }
+    None
+}
+
 pub const SUMMARY_NOTE: &str = "Applicable counts the trials an engine was judged on: under the run's own rules, or projected onto the nearest rules the engine has when the reference plays the same game there (every event the same verdict) and keeps the answer of at least one check the engine observes; checks whose answer would change are left out, never rewritten. The own-rules count is what applied before projections existed.";
 
 /// The id of the group for trials whose scenario cites no clause.
@@ -555,9 +573,9 @@ impl Comparison {
                 ],
             );
         }
-        out.push_str(
+        out.push_str(&format!(
             "\n## Summary\n\nTrials passed over trials that applied, by the level of the clauses they cite. {SUMMARY_NOTE}\n\n",
-        );
+        ));
         md_row(
             &mut out,
             std::iter::once("Implementation".to_string())
@@ -727,6 +745,9 @@ mod tests {
         assert_eq!(c.engines[1].tally.fail, 1);
         assert_eq!(c.engines[1].tally.not_applicable, 1);
         let md = c.to_markdown();
+        // The summary's note is filled in, and no template placeholder is left anywhere.
+        assert!(md.contains(SUMMARY_NOTE), "{md}");
+        assert_eq!(unfilled_placeholder(&md), None, "{md}");
         assert!(
             md.contains(&format!(
                 "| beta &lt;b&gt; 1.0 | {}/{} | 0/0 | {}/{} | {} ({} own rules, 0 projected) | {} |",
@@ -789,6 +810,16 @@ mod tests {
             Err(CompareError::NotInSuite { index: 0, .. })
         ));
         assert_eq!(compare(&suite, &spec, &[]), Err(CompareError::NoReports));
+    }
+
+    #[test]
+    fn an_unfilled_placeholder_is_found_and_braces_of_other_kinds_are_not() {
+        assert_eq!(
+            unfilled_placeholder("a {SUMMARY_NOTE} b"),
+            Some("{SUMMARY_NOTE}")
+        );
+        assert_eq!(unfilled_placeholder("{ x } {a} {} {Ab}"), None);
+        assert_eq!(unfilled_placeholder("{x {NOTE} y}"), Some("{NOTE}"));
     }
 
     #[test]
