@@ -782,6 +782,7 @@ fn fault_run(mode: &str, when: &[&str], strict: bool) -> (Suite, RunReport, Dura
         // Long enough for the relay to answer on a loaded machine (tests run in parallel).
         timeout: Duration::from_millis(1500),
         strict,
+        ..JsonlOptions::default()
     };
     let mode = mode.to_string();
     let when: Vec<String> = when.iter().map(|s| s.to_string()).collect();
@@ -939,6 +940,10 @@ fn answers_for_another_run_or_that_change_are_protocol_errors() {
         "{}",
         report.trials[0].outcome.summary()
     );
+    // It says which field changed, with both answers.
+    let summary = report.trials[0].outcome.summary();
+    assert!(summary.contains("(verdict `"), "{summary}");
+    assert!(summary.contains("now `illegal"), "{summary}");
 }
 
 #[test]
@@ -1024,6 +1029,7 @@ fn an_announced_game_meets_each_fault_at_the_same_event() {
     let options = JsonlOptions {
         timeout: Duration::from_millis(1500),
         strict: false,
+        ..JsonlOptions::default()
     };
     for (mode, text) in [
         ("hang", "within"),
@@ -1071,6 +1077,7 @@ fn a_breakdown_at_the_start_is_an_error_in_the_differential() {
     let options = JsonlOptions {
         timeout: Duration::from_millis(1500),
         strict: false,
+        ..JsonlOptions::default()
     };
     for (mode, text) in [
         ("crash", "deliberate crash"),

@@ -194,7 +194,6 @@ pub struct Cell {
     pub projected: String,
 }
 
-/// What the Applicable column means, under every summary table.
 /// The first `{NAME}` placeholder (capital letters and underscores in braces) left in a
 /// generated text: a template whose value was never filled in, which `compare` refuses to
 /// write and `compare --check` fails on.
@@ -213,6 +212,7 @@ pub fn unfilled_placeholder(text: &str) -> Option<&str> {
     None
 }
 
+/// What the Applicable column means, under every summary table.
 pub const SUMMARY_NOTE: &str = "Applicable counts the trials an engine was judged on: under the run's own rules, or projected onto the nearest rules the engine has when the reference plays the same game there (every event the same verdict) and keeps the answer of at least one check the engine observes; checks whose answer would change are left out, never rewritten. The own-rules count is what applied before projections existed.";
 
 /// The id of the group for trials whose scenario cites no clause.

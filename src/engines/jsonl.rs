@@ -430,14 +430,21 @@ impl Referee for JsonlEngine {
             Ok(Answer::Played { initial, mut steps }) => {
                 let k = trial.steps.len();
                 if initial != trial.initial || steps[..k] != trial.steps[..] {
-                    let at = if initial != trial.initial {
-                        "the start".to_string()
+                    let (at, fields) = if initial != trial.initial {
+                        ("the start".to_string(), observation_changes(&trial.initial, &initial))
                     } else {
                         let i = (0..k).find(|&i| steps[i] != trial.steps[i]).unwrap_or(0);
-                        format!("event {} (`{}`)", i + 1, events[i])
+                        let (was, now) = (&trial.steps[i], &steps[i]);
+                        let mut fields = Vec::new();
+                        if was.0 != now.0 {
+                            fields.push(format!("verdict `{}`, now `{}`", was.0, now.0));
+                        }
+                        fields.extend(observation_changes(&was.1, &now.1));
+                        (format!("event {} (`{}`)", i + 1, events[i]), fields)
                     };
                     Err(self.protocol_error(format!(
-                        "the engine answered differently for the same events at {at}: an engine must answer a run from the run alone"
+                        "the engine answered differently for the same events at {at} ({}): an engine must answer a run from the run alone",
+                        fields.join("; ")
                     )))
                 } else {
                     let (verdict, observation) = steps.swap_remove(k);
@@ -494,6 +501,33 @@ impl std::fmt::Debug for JsonlEngine {
             .field("running", &self.process.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// The fields of two observations of the same moment that differ, each with both answers.
+fn observation_changes(was: &Observation, now: &Observation) -> Vec<String> {
+    fn field<T: PartialEq + std::fmt::Debug>(
+        out: &mut Vec<String>,
+        name: &str,
+        was: &Option<T>,
+        now: &Option<T>,
+    ) {
+        if was != now {
+            let show = |v: &Option<T>| {
+                v.as_ref()
+                    .map_or("nothing".to_string(), |v| format!("{v:?}"))
+            };
+            out.push(format!("{name} {}, now {}", show(was), show(now)));
+        }
+    }
+    let mut out = Vec::new();
+    field(&mut out, "board", &was.stones, &now.stones);
+    field(&mut out, "to_move", &was.to_move, &now.to_move);
+    field(&mut out, "prisoners", &was.prisoners, &now.prisoners);
+    field(&mut out, "phase", &was.phase, &now.phase);
+    field(&mut out, "result", &was.result, &now.result);
+    field(&mut out, "score", &was.score, &now.score);
+    field(&mut out, "warnings", &was.warnings, &now.warnings);
+    out
 }
 
 #[cfg(test)]
