@@ -136,6 +136,19 @@ fn an_exported_suite_runs_like_the_original() {
     assert!(t.contains("wrote ") && t.contains(" files to "), "{t}");
     assert!(dir.join("conformance").join("README.md").is_file());
     assert!(dir.join("spec").join("rulesets").join("aga.toml").is_file());
+    // Both schemas and the protocol's description, exactly as committed.
+    for doc in [
+        "docs/protocol.md",
+        "docs/protocol.schema.json",
+        "docs/report.schema.json",
+    ] {
+        let committed = std::fs::read_to_string(common::root().join(doc)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join(doc)).unwrap(),
+            committed,
+            "{doc}"
+        );
+    }
     let exported = counts(&goconform_in(
         scratch.path(),
         &["--root", dir_text, "check"],

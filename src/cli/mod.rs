@@ -175,7 +175,8 @@ enum Command {
         set: Vec<String>,
     },
     /// Write the embedded specification and scenarios (spec/, conformance/) into DIR, so they
-    /// can be read, edited and run with --root DIR.
+    /// can be read, edited and run with --root DIR, with the JSON-lines protocol and both
+    /// schemas (docs/protocol.md, docs/protocol.schema.json, docs/report.schema.json).
     Export {
         dir: PathBuf,
         /// Overwrite files under DIR that differ from the embedded copy.
@@ -432,11 +433,30 @@ fn gtp(root: &Project, name: &str, set: &[String]) -> CommandResult {
 }
 
 /// `goconform export`: the embedded files written out as a project folder.
+/// The formats an engine author needs beside the suite, built into the binary: the
+/// JSON-lines protocol (its description and schema) and the schema of `check --format jsonl`.
+const FORMATS: [(&str, &str); 3] = [
+    ("docs/protocol.md", include_str!("../../docs/protocol.md")),
+    (
+        "docs/protocol.schema.json",
+        include_str!("../../docs/protocol.schema.json"),
+    ),
+    (
+        "docs/report.schema.json",
+        include_str!("../../docs/report.schema.json"),
+    ),
+];
+
 fn export(dir: &Path, force: bool, sgf: bool) -> CommandResult {
     let mut files: Vec<(String, String)> = embedded::files()
         .iter()
         .map(|(relative, text)| (relative.to_string(), text.to_string()))
         .collect();
+    files.extend(
+        FORMATS
+            .iter()
+            .map(|(path, text)| (path.to_string(), text.to_string())),
+    );
     if sgf {
         let spec = load_spec(&Project::Embedded)?;
         let suite = Suite::from_texts(&embedded::scenario_texts(), &spec)
