@@ -274,3 +274,19 @@ fn compare_fills_its_summary_note_and_check_fails_on_a_placeholder() {
         text(&checked)
     );
 }
+
+/// The Python starting point of docs/protocol.md: the shim and the engine written on it pass
+/// every trial they are given, with the schema checked (the default).
+#[test]
+fn the_python_example_engine_on_the_python_shim_passes_what_it_claims() {
+    let out = goconform(&[
+        "check",
+        "--engine",
+        "jsonl:python3 tests/engines/python-example/engine.py",
+    ]);
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let tally = shown.lines().last().unwrap_or_default();
+    assert!(tally.contains(" passed"), "{shown}");
+    assert!(!tally.contains("failed"), "{shown}");
+}
