@@ -34,10 +34,7 @@ fn text(out: &Output) -> String {
 #[test]
 fn the_action_reports_a_clean_engine_and_annotates_a_failing_one() {
     let Some(gnugo) = gnugo() else {
-        return skip(
-            "the_action_reports_a_clean_engine_and_annotates_a_failing_one",
-            "GNU Go is not installed (apt-get install gnugo)",
-        );
+        return skip("GNU Go is not installed (apt-get install gnugo)");
     };
     let dir = tempfile::tempdir().unwrap();
     let engine = format!("gtp:{} --mode gtp", gnugo.display());

@@ -10,6 +10,8 @@
 //! `GOCONFORM_REQUIRE_BROWSER` is set (`.ci/run` sets it, having installed them): then a
 //! missing piece fails.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -50,7 +52,7 @@ fn browser() -> Option<PathBuf> {
             panic!("GOCONFORM_REQUIRE_BROWSER is set, but {why}")
         }
         Some(why) => {
-            eprintln!("skipped: {why}");
+            common::skip(&why);
             None
         }
     }

@@ -27,10 +27,7 @@ fn tally(out: &std::process::Output) -> String {
 #[test]
 fn gnu_go_through_its_profile_file_is_judged_as_the_built_in_profile() {
     let Some(_) = gnugo() else {
-        return skip(
-            "gnu_go_through_its_profile_file_is_judged_as_the_built_in_profile",
-            "GNU Go is not installed (apt-get install gnugo)",
-        );
+        return skip("GNU Go is not installed (apt-get install gnugo)");
     };
     let built_in = goconform(&["check", "--engine", "gnugo"]);
     let profile = goconform(&["check", "--engine", "profile:docs/profiles/gnugo.toml"]);
@@ -44,10 +41,7 @@ fn gnu_go_through_its_profile_file_is_judged_as_the_built_in_profile() {
 #[test]
 fn a_plain_gtp_engine_is_held_only_to_the_rules_it_claims() {
     let Some(gnugo) = gnugo() else {
-        return skip(
-            "a_plain_gtp_engine_is_held_only_to_the_rules_it_claims",
-            "GNU Go is not installed (apt-get install gnugo)",
-        );
+        return skip("GNU Go is not installed (apt-get install gnugo)");
     };
     let engine = format!("gtp:{} --mode gtp", gnugo.display());
     // Unclaimed, it is put trials under superko and suicide rules GNU Go does not play.
@@ -76,10 +70,7 @@ fn a_plain_gtp_engine_is_held_only_to_the_rules_it_claims() {
 #[test]
 fn a_gtp_engine_without_list_stones_or_is_legal_is_judged_on_its_verdicts_said_once() {
     let Some(gnugo) = gnugo() else {
-        return skip(
-            "a_gtp_engine_without_list_stones_or_is_legal_is_judged_on_its_verdicts_said_once",
-            "GNU Go is not installed (apt-get install gnugo)",
-        );
+        return skip("GNU Go is not installed (apt-get install gnugo)");
     };
     let engine = format!(
         "gtp:python3 tests/fixtures/plain_gtp.py {} --mode gtp",
@@ -146,4 +137,33 @@ fn a_broken_profile_is_refused_with_its_place_and_key() {
     let out = goconform(&["check", "--claim", "kko=simple", "--engine", "gtp:x"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("kko"), "{}", text(&out));
+}
+
+/// A skipped test says so in the ordinary `cargo test` output, past libtest's capture, and
+/// fails under CI: this test binary run again on one of its GNU Go tests with GNU Go hidden.
+#[test]
+fn a_skip_is_shown_as_skipped_and_fails_under_ci() {
+    let test = "gnu_go_through_its_profile_file_is_judged_as_the_built_in_profile";
+    let run = |ci: bool| {
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["--exact", test, "--test-threads", "1"])
+            .env("GNUGO", "/nonexistent/gnugo");
+        if ci {
+            command.env("CI", "true");
+        } else {
+            command.env_remove("CI");
+        }
+        command.output().unwrap()
+    };
+    let local = run(false);
+    assert!(local.status.success(), "{}", text(&local));
+    let stderr = String::from_utf8_lossy(&local.stderr);
+    assert!(
+        stderr.contains(&format!("SKIPPED {test}: GNU Go is not installed")),
+        "{}",
+        text(&local)
+    );
+    let ci = run(true);
+    assert!(!ci.status.success(), "{}", text(&ci));
 }

@@ -2,6 +2,8 @@
 //! crashes) replayed through the same library checks the targets call, on stable, so that a
 //! crash once found stays fixed without a nightly compiler or cargo-fuzz.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use goconform::conformance::Referee;
@@ -63,7 +65,7 @@ fn differential_engine() {
     let factory = match goconform::cli::engine_factory(&spec) {
         Ok(factory) => factory,
         // GNU Go not installed, as tests/gtp_bridge.rs allows: nothing to replay against.
-        Err(e) if chosen.is_none() => return eprintln!("skipped: {e}"),
+        Err(e) if chosen.is_none() => return common::skip(&e),
         Err(e) => panic!("{e}"),
     };
     let mut engine: Box<dyn Referee> = factory();

@@ -120,9 +120,7 @@ fn printsgf_gives_a_record_that_loads_back_and_into_gnu_go() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/games/gnugo"));
     if !gnugo.exists() {
-        assert!(std::env::var_os("CI").is_none(), "CI must install GNU Go");
-        eprintln!("skipped the GNU Go check: GNU Go is not installed");
-        return;
+        return common::skip("the GNU Go part: GNU Go is not installed (apt-get install gnugo)");
     }
     let theirs = session(
         gnugo.to_str().unwrap(),

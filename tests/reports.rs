@@ -67,8 +67,7 @@ fn pythons_xunitparser_reads_the_junit_report() {
         .args(["-c", "import xunitparser"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: Python's xunitparser is not installed (pip install xunitparser)");
-        return;
+        return common::skip("Python's xunitparser is not installed (pip install xunitparser)");
     }
     let (passed, xml) = run_with_junit();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reports/read.xml");

@@ -55,27 +55,34 @@ fn tally(out: &Output) -> String {
 #[test]
 fn the_static_binary_alone_checks_the_suite_and_gnu_go_as_the_ordinary_build_does() {
     let Some(binary) = static_binary() else {
-        return skip(
-            "the_static_binary_alone_checks_the_suite_and_gnu_go_as_the_ordinary_build_does",
-            "no static binary (build it with .ci/static-build, or name it in GOCONFORM_STATIC_BINARY)",
+        return skip("no static binary (build it with .ci/static-build, or name it in GOCONFORM_STATIC_BINARY)",
         );
     };
     let bytes = std::fs::read(&binary).unwrap();
-    assert!(!has_interpreter(&bytes), "{} is linked dynamically", binary.display());
+    assert!(
+        !has_interpreter(&bytes),
+        "{} is linked dynamically",
+        binary.display()
+    );
     let ordinary = std::fs::read(env!("CARGO_BIN_EXE_goconform")).unwrap();
-    assert!(has_interpreter(&ordinary), "the ELF reading finds the ordinary build's loader");
+    assert!(
+        has_interpreter(&ordinary),
+        "the ELF reading finds the ordinary build's loader"
+    );
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("goconform");
     std::fs::copy(&binary, &copy).unwrap();
     let alone = bare(&copy, dir.path(), &["check"]);
-    assert_eq!(alone.status.code(), Some(0), "{}", String::from_utf8_lossy(&alone.stderr));
+    assert_eq!(
+        alone.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&alone.stderr)
+    );
     let reference = common::goconform(&["check"]);
     assert_eq!(tally(&alone), tally(&reference));
     let Some(gnugo) = gnugo() else {
-        return skip(
-            "the_static_binary_alone_checks_the_suite_and_gnu_go_as_the_ordinary_build_does (GNU Go part)",
-            "GNU Go is not installed (apt-get install gnugo)",
-        );
+        return skip("GNU Go is not installed (apt-get install gnugo)");
     };
     let engine = format!("gtp:{} --mode gtp", gnugo.display());
     let args = [
@@ -88,7 +95,12 @@ fn the_static_binary_alone_checks_the_suite_and_gnu_go_as_the_ordinary_build_doe
         "suicide=forbidden",
     ];
     let theirs = bare(&copy, dir.path(), &args);
-    assert_eq!(theirs.status.code(), Some(0), "{}", String::from_utf8_lossy(&theirs.stdout));
+    assert_eq!(
+        theirs.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&theirs.stdout)
+    );
     assert_eq!(tally(&theirs), tally(&common::goconform(&args)));
     assert!(!tally(&theirs).contains("failed"), "{}", tally(&theirs));
 }

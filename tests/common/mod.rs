@@ -19,13 +19,15 @@ pub fn goconform(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Says that a test is skipped, and why, where a person running `cargo test` sees it: written
-/// straight to the process's standard error, which the test harness does not capture (it
-/// captures only `print!` and `eprint!`), so the line shows beside the test's `ok`. Under CI
-/// (the environment variable `CI` set, as `.ci/run` runs) a skip would hide a missing install,
-/// so it fails the test instead.
+/// Says that the running test is skipped, and why, where a person running `cargo test` sees
+/// it: written straight to the process's standard error, which the test harness does not
+/// capture (it captures only `print!` and `eprint!`), so the line shows beside the test's
+/// `ok`, named by the test's thread. Under CI (the environment variable `CI` set, as `.ci/run`
+/// runs) a skip would hide a missing install, so it fails the test instead.
 #[allow(dead_code)] // not every test binary skips
-pub fn skip(test: &str, reason: &str) {
+pub fn skip(reason: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
     if std::env::var_os("CI").is_some() {
         panic!("{test} would be skipped under CI, which must install what it needs: {reason}");
     }
