@@ -256,6 +256,12 @@ impl Game {
         self.to_move
     }
 
+    /// Who passed last, White's extra pass at the end included (AGA Rule 11): how a record
+    /// writer knows that White passed once more than the players' own moves show.
+    pub fn last_passer(&self) -> Option<Color> {
+        self.last_passer
+    }
+
     /// Where the game stands.
     pub fn phase(&self) -> Phase {
         self.phase

@@ -76,6 +76,7 @@ pub fn ending_words(game: &PlayedGame) -> String {
 /// pass is the pass), every procedure event in words in the comment where it happened, the
 /// agreed dead stones as territory marks, `RU`, `KM` and `RE`.
 pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) -> String {
+    use crate::board::{Color, Move};
     use crate::game::{Event, Refereed, Ruling, Verdict};
     use crate::sgf::write::{write_record, Info, MoveNode};
 
@@ -83,7 +84,9 @@ pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) 
     let mut root_comment: Vec<String> = Vec::new();
     let mut referee = Refereed::new(*rules, &game.setup).ok();
     for (index, event) in game.events.iter().enumerate() {
+        let passed_before = referee.as_ref().and_then(|r| r.game().last_passer());
         let verdict = referee.as_mut().map(|r| r.apply(event.clone()));
+        let passed_after = referee.as_ref().and_then(|r| r.game().last_passer());
         match event {
             Event::Move(color, mv) => nodes.push(MoveNode {
                 color: *color,
@@ -101,13 +104,29 @@ pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) 
                     if let Some(color) = offender {
                         nodes.push(MoveNode {
                             color,
-                            mv: crate::board::Move::Pass,
+                            mv: Move::Pass,
                             comment: Vec::new(),
                         });
                     }
                 }
             }
             _ => {}
+        }
+        // White's extra pass (AGA Rule 11): the rules made it, not an engine, so no event
+        // shows it; the record does, or a territory count from it is a pass stone short.
+        let black_passed = matches!(event, Event::Move(Color::Black, Move::Pass))
+            || passed_before == Some(Color::Black);
+        if passed_after == Some(Color::White)
+            && black_passed
+            && !matches!(event, Event::Move(Color::White, Move::Pass))
+        {
+            nodes.push(MoveNode {
+                color: Color::White,
+                mv: Move::Pass,
+                comment: vec![
+                    "White's extra pass: White passes last when play stops with Black's pass (AGA Rule 11)".to_string(),
+                ],
+            });
         }
         for (_, text) in game.notes.iter().filter(|(at, _)| *at == index) {
             match nodes.last_mut() {
@@ -162,4 +181,62 @@ pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) 
         dead: before_agreement,
     };
     write_record(&game.setup, &nodes, &info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Move, Point};
+    use crate::game::{Event, Setup};
+
+    fn played(events: Vec<Event>) -> PlayedGame {
+        PlayedGame {
+            setup: Setup::empty(5, 5),
+            events,
+            notes: Vec::new(),
+            result: "B+1.5".to_string(),
+            ending: GameEnd::Counted,
+            dead: Vec::new(),
+            count: None,
+            moves: 3,
+            names: ["b".to_string(), "w".to_string()],
+        }
+    }
+
+    fn passes(sgf: &str) -> Vec<&str> {
+        sgf.match_indices("[]")
+            .map(|(i, _)| &sgf[i - 1..i])
+            .collect()
+    }
+
+    #[test]
+    fn the_record_writes_whites_extra_pass_where_the_rules_make_it() {
+        let p = Point::parse_gtp("C3", 5, 5).unwrap();
+        let events = vec![
+            Event::Move(Color::Black, Move::Play(p)),
+            Event::Move(Color::White, Move::Pass),
+            Event::Move(Color::Black, Move::Pass),
+            Event::Agree(Vec::new()),
+        ];
+        let spec = crate::spec::embedded::spec().unwrap();
+        // AGA: Black passed last, so White passes once more when play stops.
+        let aga = record(&played(events.clone()), &spec.rules("aga").unwrap(), "aga");
+        assert_eq!(passes(&aga), ["W", "B", "W"], "{aga}");
+        assert!(aga.contains("White's extra pass"), "{aga}");
+        // Japanese 1989 has no such pass.
+        let j89 = spec.rules("japanese-1989").unwrap();
+        let japanese = record(&played(events), &j89, "japanese-1989");
+        assert_eq!(passes(&japanese), ["W", "B"], "{japanese}");
+        // White passing last already (Black passed first): nothing added.
+        let q = Point::parse_gtp("D4", 5, 5).unwrap();
+        let events = vec![
+            Event::Move(Color::Black, Move::Play(p)),
+            Event::Move(Color::White, Move::Play(q)),
+            Event::Move(Color::Black, Move::Pass),
+            Event::Move(Color::White, Move::Pass),
+            Event::Agree(Vec::new()),
+        ];
+        let aga = record(&played(events), &spec.rules("aga").unwrap(), "aga");
+        assert!(!aga.contains("extra pass"), "{aga}");
+    }
 }
