@@ -603,3 +603,94 @@ fn every_input_a_command_reads_is_bounded_in_size() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 37 (reliability, third pass): links and unreadable folders under `judge`, the referee's
+// records and engines, runs that judge nothing, writes through links and cut short, and inputs
+// read in time linear in their size.
+// ---------------------------------------------------------------------------------------------
+
+/// A record whose second move is illegal (White plays on Black's stone).
+const ILLEGAL_RECORD: &str = "(;SZ[9]RU[aga];B[aa];W[aa])";
+
+#[cfg(unix)]
+#[test]
+fn judge_follows_a_link_to_a_record_and_reports_what_it_finds() {
+    let dir = scratch("judge-linked-record");
+    let outside = dir.join("outside");
+    let judged = dir.join("judged");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(&judged).unwrap();
+    std::fs::write(outside.join("bad.sgf"), ILLEGAL_RECORD).unwrap();
+    std::fs::write(judged.join("good.sgf"), "(;SZ[9]RU[aga];B[aa];W[bb])").unwrap();
+    std::os::unix::fs::symlink(outside.join("bad.sgf"), judged.join("linked.sgf")).unwrap();
+    std::os::unix::fs::symlink(dir.join("missing.sgf"), judged.join("broken.sgf")).unwrap();
+    let out = goconform(&["judge", judged.to_str().unwrap(), "--verbose"]);
+    let said = text(&out);
+    assert!(said.contains("linked.sgf"), "{said}");
+    assert!(said.contains("broken.sgf"), "{said}");
+    // The broken link is unreadable: exit 2, as for any record that cannot be read.
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    std::fs::remove_file(judged.join("broken.sgf")).unwrap();
+    let out = goconform(&["judge", judged.to_str().unwrap(), "--verbose"]);
+    let said = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the linked illegal record counts: {said}"
+    );
+}
+
+/// Runs the binary as an unprivileged user where this test runs as root (root reads any
+/// folder), or `None` (after saying why) where that cannot be done.
+#[cfg(unix)]
+fn as_unprivileged(args: &[&str]) -> Option<Output> {
+    let root_user = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let mut command = if root_user {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_goconform"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_goconform"))
+    };
+    match command.arg("--root").arg(root()).args(args).output() {
+        Ok(out) => Some(out),
+        Err(e) => {
+            eprintln!("skipped: cannot run as an unprivileged user here ({e})");
+            None
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn judge_names_an_unreadable_subfolder_and_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("judge-unreadable-subfolder");
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::write(locked.join("hidden.sgf"), ILLEGAL_RECORD).unwrap();
+    std::fs::write(dir.join("bad.sgf"), ILLEGAL_RECORD).unwrap();
+    for folder in [&dir, &dir.parent().unwrap().to_path_buf()] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(&dir.join("bad.sgf"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let out = as_unprivileged(&["judge", dir.to_str().unwrap(), "--verbose"]);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(out) = out else { return };
+    let said = text(&out);
+    if said.contains("Operation not permitted") && !said.contains("locked") {
+        eprintln!("skipped: this system does not let the test change user ({said})");
+        return;
+    }
+    // The other record was judged, and the locked folder is named by its own name.
+    assert!(said.contains("bad.sgf"), "{said}");
+    assert!(said.contains("locked"), "{said}");
+    assert!(said.to_lowercase().contains("permission denied"), "{said}");
+    assert_eq!(out.status.code(), Some(2), "{said}");
+}
