@@ -694,3 +694,179 @@ fn judge_names_an_unreadable_subfolder_and_goes_on() {
     assert!(said.to_lowercase().contains("permission denied"), "{said}");
     assert_eq!(out.status.code(), Some(2), "{said}");
 }
+
+/// Whether python3 runs here (the scripted GTP players need it); says so when it does not.
+fn python3() -> bool {
+    let found = Command::new("python3").arg("--version").output().is_ok();
+    if !found {
+        eprintln!("skipped: python3 is not installed");
+    }
+    found
+}
+
+/// A GTP player in front of `goconform gtp`: it passes at every `genmove` (as Black it first
+/// plays one stone), and as Black it calls its own stones dead, so the players never agree.
+const PASSING_PLAYER: &str = r#"
+import subprocess, sys
+mode, engine = sys.argv[1], sys.argv[2:]
+child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def ask(line):
+    child.stdin.write(line + "\n"); child.stdin.flush()
+    got = []
+    while True:
+        l = child.stdout.readline()
+        if not l: sys.exit("the engine went away")
+        if l.strip() == "" and got: return "".join(got).rstrip("\n")
+        if l.strip(): got.append(l)
+moves = 0
+for line in sys.stdin:
+    words = line.split()
+    ident = words[0] if words and words[0].isdigit() else ""
+    command = words[1:] if ident else words
+    name = command[0] if command else ""
+    if name == "genmove":
+        moves += 1
+        if mode == "black" and moves == 1:
+            answer = ask(" ".join(command))
+        else:
+            answer = ask("play %s pass" % command[1])
+            if answer.startswith("="): answer = "= pass"
+    elif name == "final_status_list" and mode == "black":
+        answer = ask("list_stones black")
+    else:
+        answer = ask(" ".join(command))
+    sys.stdout.write(answer[0] + ident + answer[1:] + "\n\n"); sys.stdout.flush()
+    if name == "quit": break
+"#;
+
+#[test]
+fn after_a_dispute_the_referee_tells_goconform_engines_that_play_resumes() {
+    if !python3() {
+        return;
+    }
+    let dir = scratch("referee-resumption");
+    let player = dir.join("player.py");
+    std::fs::write(&player, PASSING_PLAYER).unwrap();
+    let engine = |mode: &str| {
+        format!(
+            "python3 {} {mode} {} --root {} gtp --rules aga",
+            player.display(),
+            env!("CARGO_BIN_EXE_goconform"),
+            root().display()
+        )
+    };
+    let out = goconform(&[
+        "referee",
+        "--size",
+        "5",
+        "--rules",
+        "aga",
+        "--black",
+        &engine("black"),
+        "--white",
+        &engine("white"),
+        "--move-timeout",
+        "10",
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    // The dispute resumes play with White; both pass, which ends the game with every stone
+    // alive (AGA Rule 10): no engine forfeits for refusing a move while it thought play paused.
+    assert!(!said.contains("+F"), "{said}");
+    assert!(said.contains("counted"), "{said}");
+}
+
+#[test]
+fn the_referee_refuses_an_engine_that_cannot_start() {
+    let dir = scratch("referee-no-engine");
+    let missing = dir.join("no-such-engine");
+    let sgf_out = dir.join("records");
+    for (command, said_why) in [
+        (missing.to_str().unwrap(), "No such file"),
+        ("", "the command line is empty"),
+        ("gnugo 'unbalanced", "a quote is not closed"),
+    ] {
+        let out = goconform(&[
+            "referee",
+            "--size",
+            "9",
+            "--black",
+            command,
+            "--white",
+            command,
+            "--sgf-out",
+            sgf_out.to_str().unwrap(),
+        ]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {said}");
+        assert!(said.contains("--black"), "{command:?}: {said}");
+        assert!(said.contains(said_why), "{command:?}: {said}");
+        assert!(!said.contains("W+F"), "{command:?}: {said}");
+    }
+}
+
+/// GNU Go in one of the places `check --engine gnugo` looks, or `None` after saying why.
+fn gnugo_found() -> Option<String> {
+    let found = ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file());
+    if found.is_none() {
+        eprintln!("skipped: GNU Go is not installed");
+    }
+    found.map(str::to_string)
+}
+
+#[test]
+fn the_referee_finds_gnu_go_off_the_path_and_never_replaces_a_record() {
+    let Some(gnugo) = gnugo_found() else { return };
+    let dir = scratch("referee-records");
+    let records = dir.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    let annotated = records.join("game-001.sgf");
+    std::fs::write(&annotated, "(;C[annotated by hand])").unwrap();
+    // `gnugo` plainly, with a PATH that does not hold it: found as check finds it.
+    let path = Path::new(&gnugo).parent().unwrap();
+    let bare_path: Vec<PathBuf> =
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .filter(|d| d != path)
+            .collect();
+    let run = |extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_goconform"));
+        command
+            .env("PATH", std::env::join_paths(&bare_path).unwrap())
+            .env_remove("GNUGO")
+            .arg("--root")
+            .arg(root())
+            .args([
+                "referee",
+                "--size",
+                "5",
+                "--black",
+                "gnugo --mode gtp --level 1",
+            ])
+            .args(["--white", "gnugo --mode gtp --level 1"])
+            .args(extra);
+        command.output().unwrap()
+    };
+    let out = run(&["--sgf-out", records.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("game-001.sgf already exists"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&annotated).unwrap(),
+        "(;C[annotated by hand])"
+    );
+    // A clock file with events gives the match its control; the events are not played.
+    let fresh = dir.join("fresh");
+    let clock = root().join("docs/examples/clock.toml");
+    let out = run(&[
+        "--sgf-out",
+        fresh.to_str().unwrap(),
+        "--time-control",
+        clock.to_str().unwrap(),
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("events are not played"), "{said}");
+    assert!(fresh.join("game-001.sgf").is_file(), "{said}");
+}
