@@ -870,3 +870,46 @@ fn the_referee_finds_gnu_go_off_the_path_and_never_replaces_a_record() {
     assert!(said.contains("events are not played"), "{said}");
     assert!(fresh.join("game-001.sgf").is_file(), "{said}");
 }
+
+#[test]
+fn a_run_in_which_no_trial_applies_says_so_in_its_exit_status() {
+    // The second executor judges only the board: no tiebreak trial applies to it.
+    let out = goconform(&["check", "--engine", "naive", "conformance/tiebreak"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("nothing was checked"), "{said}");
+    let out = goconform(&[
+        "check",
+        "--engine",
+        "naive",
+        "conformance/tiebreak",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Where some trial applies, the run passes as before.
+    let out = goconform(&["check", "--engine", "naive", "conformance/ko/basic-ko.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"][..],
+        &["--version"][..],
+    ] {
+        let Some(out) = to_dev_full(args) else { return };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}:\n{err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = goconform(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    let out = goconform(&["--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+}
