@@ -913,3 +913,134 @@ fn help_that_cannot_be_written_is_an_error() {
     let out = goconform(&["--no-such-flag"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[cfg(unix)]
+#[test]
+fn export_and_book_never_write_through_a_link_inside_the_folder() {
+    let dir = scratch("links-inside");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // export: DIR/spec is a link to a folder outside DIR, with --force too.
+    let target = dir.join("export");
+    std::fs::create_dir_all(&target).unwrap();
+    std::os::unix::fs::symlink(&outside, target.join("spec")).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["export", target.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        let out = goconform(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains("is a link"), "{said}");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "{said}");
+    }
+    // book: a book written before, whose scenarios folder was replaced by a link.
+    let site = dir.join("site");
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    std::fs::remove_dir_all(site.join("scenarios")).unwrap();
+    std::os::unix::fs::symlink(&outside, site.join("scenarios")).unwrap();
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    assert!(std::fs::symlink_metadata(site.join("scenarios"))
+        .unwrap()
+        .is_dir());
+}
+
+/// Every file under `dir`, relative, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            } else {
+                let path = entry.path();
+                found.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[cfg(unix)]
+#[test]
+fn a_book_cut_short_leaves_the_old_site_or_the_new_one_never_a_part() {
+    let dir = scratch("book-sigterm");
+    let site = dir.join("site");
+    let started = std::time::Instant::now();
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    let whole_run = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let whole = tree(&site);
+    assert!(whole.len() > 100, "{whole:?}");
+    std::fs::write(site.join("CNAME"), "kept\n").unwrap();
+    // SIGTERM at 30 delays spread over the second half of a run, where it writes the pages
+    // (the site is built in memory first).
+    for step in 0..30u32 {
+        let delay_ms = whole_run.as_millis() as u64 * u64::from(15 + step) / 40;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .arg("--root")
+            .arg(root())
+            .args(["book", site.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        terminate(child.id());
+        let _ = child.wait();
+        let now = tree(&site);
+        let temporary: Vec<&String> = now.iter().filter(|p| p.contains(".tmp")).collect();
+        assert!(temporary.is_empty(), "{delay_ms} ms: {temporary:?}");
+        let mut expected = whole.clone();
+        expected.push("CNAME".to_string());
+        expected.sort();
+        assert_eq!(now, expected, "{delay_ms} ms: the site is whole");
+        assert_eq!(
+            std::fs::read_to_string(site.join("CNAME")).unwrap(),
+            "kept\n"
+        );
+    }
+}
+
+/// Sends SIGTERM to a process this test started, with the `kill` command.
+fn terminate(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+}
+
+#[test]
+fn a_finding_that_cannot_be_written_is_printed_with_the_error() {
+    if !python3() {
+        return;
+    }
+    let engine = format!(
+        "jsonl:python3 {} {} suicide",
+        root().join("tests/fixtures/jsonl/mutant.py").display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    // A folder under a file cannot be made, as a full disk cannot take the file.
+    let out = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--seconds",
+        "60",
+        "--seed",
+        "5",
+        "--out",
+        "/dev/null/findings",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot create /dev/null/findings"), "{err}");
+    assert!(err.contains("the finding was not saved"), "{err}");
+    assert!(err.contains("[scenario]") || err.contains("id = "), "{err}");
+}

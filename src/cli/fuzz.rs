@@ -139,8 +139,10 @@ fn report(
         divergence.summary().replace('\n', "\n  ")
     );
     let mut scenario = finding::scenario(spec, &small, &divergence, provenance)?;
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let (path, text) = write_finding(out, &mut scenario)?;
+    let (path, text) = std::fs::create_dir_all(out)
+        .map_err(|e| format!("cannot create {}: {e}", out.display()))
+        .and_then(|()| write_finding(out, &mut scenario))
+        .map_err(|e| finding::unwritten(&e, &write::to_toml(&scenario)))?;
     // The file must load, pass for the reference and not pass for the engine; say so if not.
     let loaded = Scenario::parse(&path, &text, "fuzz", spec).map_err(|e| {
         let problems: Vec<String> = e.iter().map(ToString::to_string).collect();
