@@ -1044,3 +1044,115 @@ fn a_finding_that_cannot_be_written_is_printed_with_the_error() {
     assert!(err.contains("the finding was not saved"), "{err}");
     assert!(err.contains("[scenario]") || err.contains("id = "), "{err}");
 }
+
+/// `work(n)` at three sizes, n, 2n and 4n: each doubling must cost under three times as
+/// much, so 4n under six times n (a quadratic reader costs four and sixteen times).
+fn grows_linearly(what: &str, n: usize, work: impl Fn(usize) -> u64) {
+    let counts: Vec<u64> = [n, 2 * n, 4 * n].iter().map(|&m| work(m)).collect();
+    eprintln!("{what}: work at {n}, {}, {}: {counts:?}", 2 * n, 4 * n);
+    assert!(counts[0] > 0, "{what}: no work counted: {counts:?}");
+    assert!(counts[1] < 3 * counts[0], "{what}: {counts:?}");
+    assert!(counts[2] < 6 * counts[0], "{what}: {counts:?}");
+}
+
+/// The bytes scanned to count columns while `f` runs on this thread.
+fn columns_work(f: impl FnOnce()) -> u64 {
+    let before = goconform::spec::location::column_bytes_counted();
+    f();
+    goconform::spec::location::column_bytes_counted() - before
+}
+
+/// A collection of `games` games of 300 moves each, all on one line.
+fn one_line_collection(games: usize) -> String {
+    let letters = b"abcdefghijklmnopqrs";
+    let mut game = String::from("(;GM[1]SZ[19]RU[aga]KM[7.5]");
+    for m in 0..300 {
+        let (x, y) = (letters[m % 19] as char, letters[m / 19] as char);
+        game.push_str(&format!(";{}[{x}{y}]", if m % 2 == 0 { 'B' } else { 'W' }));
+    }
+    game.push(')');
+    game.repeat(games)
+}
+
+#[test]
+fn a_one_line_collection_is_read_in_time_linear_in_its_size() {
+    grows_linearly("SGF collection on one line (games)", 100, |games| {
+        let text = one_line_collection(games);
+        columns_work(|| {
+            let read = goconform::sgf::read(
+                Path::new("one-line.sgf"),
+                text.as_bytes(),
+                &goconform::sgf::ReadOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(read.len(), games);
+            assert!(read.iter().all(Result::is_ok));
+        })
+    });
+}
+
+#[test]
+fn a_long_moves_line_is_read_in_time_linear_in_its_size() {
+    let spec = goconform::spec::Spec::load(root()).unwrap();
+    grows_linearly("a scenario's moves on one line (moves)", 5_000, |moves| {
+        // Plays on distinct points, then passes and disputes in turn: events of every kind.
+        let letters = "ABCDEFGHJKLMNOPQRST".as_bytes();
+        let list: Vec<String> = (0..moves)
+            .map(|i| {
+                let colour = if i % 2 == 0 { 'B' } else { 'W' };
+                match i {
+                    i if i < 200 => {
+                        format!("\"{colour} {}{}\"", letters[i % 19] as char, i / 19 + 1)
+                    }
+                    i if (i - 200) % 3 == 2 => "\"dispute\"".to_string(),
+                    _ => format!("\"{colour} pass\""),
+                }
+            })
+            .collect();
+        let text = format!(
+            "id = \"long-line\"\ntitle = \"x\"\nadded = \"0.1.0\"\nclauses = [\"aga-1991-r10\"]\n\
+             description = \"x\"\nchecked = \"x\"\nrules = [\"aga\"]\nsize = 19\nmoves = [{}]\n\
+             [[expect]]\nafter = 1\nlegal = true\n",
+            list.join(", ")
+        );
+        columns_work(|| {
+            let parsed = goconform::scenario::Scenario::parse(
+                Path::new("long-line.toml"),
+                &text,
+                "play",
+                &spec,
+            );
+            assert!(parsed.is_ok(), "{:?}", parsed.err());
+        })
+    });
+}
+
+#[test]
+fn a_one_line_clock_file_is_read_in_time_linear_in_its_size() {
+    grows_linearly(
+        "a clock file's events on one line (events)",
+        5_000,
+        |events| {
+            let mut list = vec!["\"0 begin\"".to_string()];
+            list.extend((1..events).map(|i| {
+                format!(
+                    "\"{}:{:02} play {}\"",
+                    i / 60,
+                    i % 60,
+                    if i % 2 == 1 { 'B' } else { 'W' }
+                )
+            }));
+            let text = format!(
+                "control = {{ main = \"100:00:00\" }}\nevents = [{}]\n",
+                list.join(", ")
+            );
+            columns_work(|| {
+                let file = goconform::scenario::tournament::read_clock_file(
+                    Path::new("clock.toml"),
+                    &text,
+                );
+                assert!(file.is_ok(), "{:?}", file.err().map(|e| e[0].to_string()));
+            })
+        },
+    );
+}
