@@ -1156,3 +1156,79 @@ fn a_one_line_clock_file_is_read_in_time_linear_in_its_size() {
         },
     );
 }
+
+#[test]
+fn a_refused_set_up_is_reported_with_the_file_that_holds_it() {
+    let dir = scratch("set-up-names-the-file");
+    let record = dir.join("no-liberties.sgf");
+    std::fs::write(&record, "(;SZ[9]RU[aga]AW[ab][ba]AB[aa])").unwrap();
+    let name = record.to_str().unwrap();
+    for args in [vec!["show", name], vec!["score", name]] {
+        let out = goconform(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("without liberties"), "{args:?}: {said}");
+        assert!(said.contains(&format!("{name}: ")), "{args:?}: {said}");
+    }
+    let mut gtp = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .arg("--root")
+        .arg(root())
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = gtp.stdin.take().unwrap();
+        writeln!(stdin, "loadsgf {name}\nquit").unwrap();
+    }
+    let out = gtp.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(&format!("? {name}: ")), "{said}");
+    assert!(said.contains("without liberties"), "{said}");
+}
+
+#[test]
+fn the_input_limits_in_the_readme_are_the_ones_enforced() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("Input limits, each refused")
+        .expect("the paragraph");
+    let paragraph = &readme[start..start + readme[start..].find("\n\n").unwrap()];
+    let paragraph = paragraph.replace('\n', " ");
+    let mib = |bytes: u64| format!("{} MiB", bytes >> 20);
+    for (said, what) in [
+        (
+            mib(goconform::spec::location::MAX_TEXT_BYTES),
+            "a text file",
+        ),
+        (
+            format!(
+                "{} nodes",
+                goconform::sgf::text::MAX_LINE_NODES
+                    .to_string()
+                    .as_bytes()
+                    .rchunks(3)
+                    .rev()
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            "an SGF line of play",
+        ),
+        (
+            format!("{} KiB", goconform::gtp::MAX_COMMAND_BYTES >> 10),
+            "a GTP command",
+        ),
+        (
+            mib(goconform::engines::protocol::MAX_LINE_BYTES as u64),
+            "a JSON line",
+        ),
+    ] {
+        assert!(
+            paragraph.contains(&said),
+            "{what}: `{said}` in: {paragraph}"
+        );
+    }
+}

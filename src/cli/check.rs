@@ -739,7 +739,7 @@ pub(super) fn show(
     // printing each run in full made `show basic-ko` 860 lines long.
     let mut groups: Vec<(Vec<&crate::scenario::Run>, RunText)> = Vec::new();
     for run in runs {
-        let text = run_text(s, run)?;
+        let text = run_text(s, run).map_err(|e| format!("{}: {e}", s.path.display()))?;
         match groups.iter_mut().find(|(_, t)| *t == text) {
             Some((members, _)) => members.push(run),
             None => groups.push((vec![run], text)),

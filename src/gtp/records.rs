@@ -83,7 +83,7 @@ impl Engine<'_> {
                 let _ = self.apply(event);
             }
             self.dead = dead;
-            return Err(message);
+            return Err(format!("{file}: {message}"));
         }
         if count == record.events.len() {
             if let Some(dead) = record.dead_stones(self.game.board()) {
