@@ -678,7 +678,7 @@ fn judge_names_an_unreadable_subfolder_and_goes_on() {
     for folder in [&dir, &dir.parent().unwrap().to_path_buf()] {
         std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    std::fs::set_permissions(&dir.join("bad.sgf"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(dir.join("bad.sgf"), std::fs::Permissions::from_mode(0o644)).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     let out = as_unprivileged(&["judge", dir.to_str().unwrap(), "--verbose"]);
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();

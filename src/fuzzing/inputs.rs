@@ -210,52 +210,6 @@ pub fn check_jsonl(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_scenario_of_the_suite_passes_the_loader_check() {
-        for (_, text) in embedded::scenario_texts() {
-            check_scenario(text.as_bytes()).unwrap();
-        }
-    }
-
-    #[test]
-    fn garbage_is_harmless_everywhere() {
-        for input in [
-            &b""[..],
-            b"\xff\xfe\x00",
-            b"id = 3\nsize = [",
-            b"boardsize 99\nplay b z99\ngenmove w\nundo\nundo\n",
-            b"{\"type\":\"run\"}\n{}\nnot json\n",
-        ] {
-            check_scenario(input).unwrap();
-            check_gtp(input).unwrap();
-            check_jsonl(input).unwrap();
-        }
-    }
-
-    #[test]
-    fn the_gtp_check_reads_and_writes_no_file() {
-        // The reproduction: the gtp_input target once left a file named `p` (and others) in
-        // the folder it ran from. A name no test uses, in the current folder.
-        let name = format!("goconform-fuzz-probe-{}", std::process::id());
-        let session = format!("play b a1\nprintsgf {name}\nloadsgf {name}\n");
-        check_gtp(session.as_bytes()).unwrap();
-        assert!(
-            !std::path::Path::new(&name).exists(),
-            "printsgf wrote {name}"
-        );
-    }
-
-    #[test]
-    fn a_run_request_round_trips() {
-        let line = br#"{"type":"run","id":"t1","rules":{"draws":"jigo","ending":"agreement","handicap-compensation":"none","handicap-komi":"0","handicap-placement":"fixed","illegal-move":"none","ko":"simple","komi":"6.5","pass-stones":"off","scoring":"territory","seki-eyes":"neutral","suicide":"forbidden","white-passes-last":"no"},"setup":{"width":5,"height":5,"stones":[["A3","B"],["B3","W"]],"handicap":[],"to_move":"B","history":"played","handicap_as_placed":false},"events":["B C3","W B2"],"observe":["board"]}"#;
-        check_jsonl(line).unwrap();
-    }
-}
-
 /// The SGF reader's consistency with `judge`, on arbitrary bytes: every game of a file that
 /// `judge` calls legal under the ruleset its `RU` names (else `aga`) is replayed afresh
 /// through the referee (`Refereed`, as `ruling` plays a record), from its set-up, and every
@@ -310,4 +264,50 @@ pub fn check_sgf_judge(data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scenario_of_the_suite_passes_the_loader_check() {
+        for (_, text) in embedded::scenario_texts() {
+            check_scenario(text.as_bytes()).unwrap();
+        }
+    }
+
+    #[test]
+    fn garbage_is_harmless_everywhere() {
+        for input in [
+            &b""[..],
+            b"\xff\xfe\x00",
+            b"id = 3\nsize = [",
+            b"boardsize 99\nplay b z99\ngenmove w\nundo\nundo\n",
+            b"{\"type\":\"run\"}\n{}\nnot json\n",
+        ] {
+            check_scenario(input).unwrap();
+            check_gtp(input).unwrap();
+            check_jsonl(input).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_gtp_check_reads_and_writes_no_file() {
+        // The reproduction: the gtp_input target once left a file named `p` (and others) in
+        // the folder it ran from. A name no test uses, in the current folder.
+        let name = format!("goconform-fuzz-probe-{}", std::process::id());
+        let session = format!("play b a1\nprintsgf {name}\nloadsgf {name}\n");
+        check_gtp(session.as_bytes()).unwrap();
+        assert!(
+            !std::path::Path::new(&name).exists(),
+            "printsgf wrote {name}"
+        );
+    }
+
+    #[test]
+    fn a_run_request_round_trips() {
+        let line = br#"{"type":"run","id":"t1","rules":{"draws":"jigo","ending":"agreement","handicap-compensation":"none","handicap-komi":"0","handicap-placement":"fixed","illegal-move":"none","ko":"simple","komi":"6.5","pass-stones":"off","scoring":"territory","seki-eyes":"neutral","suicide":"forbidden","white-passes-last":"no"},"setup":{"width":5,"height":5,"stones":[["A3","B"],["B3","W"]],"handicap":[],"to_move":"B","history":"played","handicap_as_placed":false},"events":["B C3","W B2"],"observe":["board"]}"#;
+        check_jsonl(line).unwrap();
+    }
 }
