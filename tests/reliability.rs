@@ -1232,3 +1232,41 @@ fn the_input_limits_in_the_readme_are_the_ones_enforced() {
         );
     }
 }
+
+#[test]
+fn standings_of_many_tied_players_take_n_log_n_steps() {
+    use goconform::tournament::crosstable::{Crosstable, Entry, Game, Outcome};
+    use goconform::tournament::tiebreak::{self, Tiebreak};
+    // Players in pairs that drew their one game: all level on score, SOS and SODOS, none beaten,
+    // so every place after the first is drawn by chance among everyone left.
+    let tied = |n: usize| {
+        let players: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+        let games = (0..n)
+            .map(|i| {
+                vec![Entry::Played(Game {
+                    opponent: i ^ 1,
+                    outcome: Outcome::Draw,
+                    forfeit: false,
+                })]
+            })
+            .collect();
+        Crosstable::new(players, games).unwrap()
+    };
+    let order = [
+        Tiebreak::Playoff,
+        Tiebreak::Sos,
+        Tiebreak::Sodos,
+        Tiebreak::HeadToHead,
+        Tiebreak::Chance,
+    ];
+    grows_linearly("standings of tied players (players)", 2_000, |n| {
+        let table = tied(n);
+        let before = tiebreak::work_counted();
+        let standings = tiebreak::standings(&table, &order, 1, &[]).unwrap();
+        assert_eq!(standings.rows.len(), n);
+        // Notes name at most a dozen players each, so they grow with the places.
+        let noted: usize = standings.notes.iter().map(String::len).sum();
+        assert!(noted < 200 * n, "{noted} bytes of notes");
+        tiebreak::work_counted() - before
+    });
+}
