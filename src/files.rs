@@ -52,3 +52,79 @@ fn filled_beside(path: &Path, bytes: &[u8]) -> std::io::Result<tempfile::NamedTe
     }
     Ok(temporary)
 }
+
+/// The first link among the folders between `dir` and `relative` (a path under `dir` with `/`
+/// between its parts; its last part is the file itself, not looked at), if any: writing there
+/// would go through the link, possibly outside `dir`. `dir` itself may be a link: it was named.
+pub fn link_on_the_way(dir: &Path, relative: &str) -> Option<std::path::PathBuf> {
+    let mut parts: Vec<&str> = relative.split('/').collect();
+    parts.pop();
+    let mut at = dir.to_path_buf();
+    for part in parts {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Puts the folder `staged` at `dir`, whole: `dir` is never a part of the one and a part of
+/// the other. Where nothing is at `dir` the staged folder is renamed there; where a folder is,
+/// the two are exchanged in one step (Linux `renameat2` with `RENAME_EXCHANGE`; elsewhere, or
+/// where the file system cannot, `dir` is first moved aside, a moment with nothing at `dir`),
+/// and what was at `dir` is then at `staged`, for the caller to remove.
+pub fn swap_in_folder(staged: &Path, dir: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return std::fs::rename(staged, dir),
+        Err(e) => return Err(e),
+        Ok(_) => {}
+    }
+    #[cfg(target_os = "linux")]
+    {
+        if exchange(staged, dir).is_ok() {
+            return Ok(());
+        }
+    }
+    let aside = tempfile::Builder::new()
+        .prefix(".goconform-old-")
+        .tempdir_in(
+            dir.parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new(".")),
+        )?;
+    let old = aside.path().join("old");
+    std::fs::rename(dir, &old)?;
+    if let Err(e) = std::fs::rename(staged, dir) {
+        let _ = std::fs::rename(&old, dir);
+        return Err(e);
+    }
+    std::fs::rename(&old, staged)
+}
+
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are NUL-terminated strings that live across the call; renameat2 only
+    // reads them.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}

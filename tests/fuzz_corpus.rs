@@ -44,7 +44,7 @@ fn every_target_has_a_corpus() {
         .filter_map(|l| l.strip_suffix('"'))
         .filter(|n| *n != "goconform-fuzz")
         .collect();
-    assert_eq!(targets.len(), 6, "{targets:?}");
+    assert_eq!(targets.len(), 7, "{targets:?}");
     for t in targets {
         corpus(t);
     }
@@ -92,4 +92,9 @@ fn jsonl_input() {
 #[test]
 fn sgf_reader() {
     replay("sgf_reader", &mut inputs::check_sgf);
+}
+
+#[test]
+fn sgf_judge() {
+    replay("sgf_judge", &mut inputs::check_sgf_judge);
 }

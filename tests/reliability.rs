@@ -603,3 +603,672 @@ fn every_input_a_command_reads_is_bounded_in_size() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 37 (reliability, third pass): links and unreadable folders under `judge`, the referee's
+// records and engines, runs that judge nothing, writes through links and cut short, and inputs
+// read in time linear in their size.
+// ---------------------------------------------------------------------------------------------
+
+/// A record whose second move is illegal (White plays on Black's stone).
+const ILLEGAL_RECORD: &str = "(;SZ[9]RU[aga];B[aa];W[aa])";
+
+#[cfg(unix)]
+#[test]
+fn judge_follows_a_link_to_a_record_and_reports_what_it_finds() {
+    let dir = scratch("judge-linked-record");
+    let outside = dir.join("outside");
+    let judged = dir.join("judged");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(&judged).unwrap();
+    std::fs::write(outside.join("bad.sgf"), ILLEGAL_RECORD).unwrap();
+    std::fs::write(judged.join("good.sgf"), "(;SZ[9]RU[aga];B[aa];W[bb])").unwrap();
+    std::os::unix::fs::symlink(outside.join("bad.sgf"), judged.join("linked.sgf")).unwrap();
+    std::os::unix::fs::symlink(dir.join("missing.sgf"), judged.join("broken.sgf")).unwrap();
+    let out = goconform(&["judge", judged.to_str().unwrap(), "--verbose"]);
+    let said = text(&out);
+    assert!(said.contains("linked.sgf"), "{said}");
+    assert!(said.contains("broken.sgf"), "{said}");
+    // The broken link is unreadable: exit 2, as for any record that cannot be read.
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    std::fs::remove_file(judged.join("broken.sgf")).unwrap();
+    let out = goconform(&["judge", judged.to_str().unwrap(), "--verbose"]);
+    let said = text(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the linked illegal record counts: {said}"
+    );
+}
+
+/// Runs the binary as an unprivileged user where this test runs as root (root reads any
+/// folder), or `None` (after saying why) where that cannot be done.
+#[cfg(unix)]
+fn as_unprivileged(args: &[&str]) -> Option<Output> {
+    let root_user = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let mut command = if root_user {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(env!("CARGO_BIN_EXE_goconform"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_goconform"))
+    };
+    match command.arg("--root").arg(root()).args(args).output() {
+        Ok(out) => Some(out),
+        Err(e) => {
+            eprintln!("skipped: cannot run as an unprivileged user here ({e})");
+            None
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn judge_names_an_unreadable_subfolder_and_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("judge-unreadable-subfolder");
+    let locked = dir.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::write(locked.join("hidden.sgf"), ILLEGAL_RECORD).unwrap();
+    std::fs::write(dir.join("bad.sgf"), ILLEGAL_RECORD).unwrap();
+    for folder in [&dir, &dir.parent().unwrap().to_path_buf()] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::set_permissions(dir.join("bad.sgf"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let out = as_unprivileged(&["judge", dir.to_str().unwrap(), "--verbose"]);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(out) = out else { return };
+    let said = text(&out);
+    if said.contains("Operation not permitted") && !said.contains("locked") {
+        eprintln!("skipped: this system does not let the test change user ({said})");
+        return;
+    }
+    // The other record was judged, and the locked folder is named by its own name.
+    assert!(said.contains("bad.sgf"), "{said}");
+    assert!(said.contains("locked"), "{said}");
+    assert!(said.to_lowercase().contains("permission denied"), "{said}");
+    assert_eq!(out.status.code(), Some(2), "{said}");
+}
+
+/// Whether python3 runs here (the scripted GTP players need it); says so when it does not.
+fn python3() -> bool {
+    let found = Command::new("python3").arg("--version").output().is_ok();
+    if !found {
+        eprintln!("skipped: python3 is not installed");
+    }
+    found
+}
+
+/// A GTP player in front of `goconform gtp`: it passes at every `genmove` (as Black it first
+/// plays one stone), and as Black it calls its own stones dead, so the players never agree.
+const PASSING_PLAYER: &str = r#"
+import subprocess, sys
+mode, engine = sys.argv[1], sys.argv[2:]
+child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def ask(line):
+    child.stdin.write(line + "\n"); child.stdin.flush()
+    got = []
+    while True:
+        l = child.stdout.readline()
+        if not l: sys.exit("the engine went away")
+        if l.strip() == "" and got: return "".join(got).rstrip("\n")
+        if l.strip(): got.append(l)
+moves = 0
+for line in sys.stdin:
+    words = line.split()
+    ident = words[0] if words and words[0].isdigit() else ""
+    command = words[1:] if ident else words
+    name = command[0] if command else ""
+    if name == "genmove":
+        moves += 1
+        if mode == "black" and moves == 1:
+            answer = ask(" ".join(command))
+        else:
+            answer = ask("play %s pass" % command[1])
+            if answer.startswith("="): answer = "= pass"
+    elif name == "final_status_list" and mode == "black":
+        answer = ask("list_stones black")
+    else:
+        answer = ask(" ".join(command))
+    sys.stdout.write(answer[0] + ident + answer[1:] + "\n\n"); sys.stdout.flush()
+    if name == "quit": break
+"#;
+
+#[test]
+fn after_a_dispute_the_referee_tells_goconform_engines_that_play_resumes() {
+    if !python3() {
+        return;
+    }
+    let dir = scratch("referee-resumption");
+    let player = dir.join("player.py");
+    std::fs::write(&player, PASSING_PLAYER).unwrap();
+    let engine = |mode: &str| {
+        format!(
+            "python3 {} {mode} {} --root {} gtp --rules aga",
+            player.display(),
+            env!("CARGO_BIN_EXE_goconform"),
+            root().display()
+        )
+    };
+    let out = goconform(&[
+        "referee",
+        "--size",
+        "5",
+        "--rules",
+        "aga",
+        "--black",
+        &engine("black"),
+        "--white",
+        &engine("white"),
+        "--move-timeout",
+        "10",
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    // The dispute resumes play with White; both pass, which ends the game with every stone
+    // alive (AGA Rule 10): no engine forfeits for refusing a move while it thought play paused.
+    assert!(!said.contains("+F"), "{said}");
+    assert!(said.contains("counted"), "{said}");
+}
+
+#[test]
+fn the_referee_refuses_an_engine_that_cannot_start() {
+    let dir = scratch("referee-no-engine");
+    let missing = dir.join("no-such-engine");
+    let sgf_out = dir.join("records");
+    for (command, said_why) in [
+        (missing.to_str().unwrap(), "No such file"),
+        ("", "the command line is empty"),
+        ("gnugo 'unbalanced", "a quote is not closed"),
+    ] {
+        let out = goconform(&[
+            "referee",
+            "--size",
+            "9",
+            "--black",
+            command,
+            "--white",
+            command,
+            "--sgf-out",
+            sgf_out.to_str().unwrap(),
+        ]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {said}");
+        assert!(said.contains("--black"), "{command:?}: {said}");
+        assert!(said.contains(said_why), "{command:?}: {said}");
+        assert!(!said.contains("W+F"), "{command:?}: {said}");
+    }
+}
+
+/// GNU Go in one of the places `check --engine gnugo` looks, or `None` after saying why.
+fn gnugo_found() -> Option<String> {
+    let found = ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file());
+    if found.is_none() {
+        eprintln!("skipped: GNU Go is not installed");
+    }
+    found.map(str::to_string)
+}
+
+#[test]
+fn the_referee_finds_gnu_go_off_the_path_and_never_replaces_a_record() {
+    let Some(gnugo) = gnugo_found() else { return };
+    let dir = scratch("referee-records");
+    let records = dir.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    let annotated = records.join("game-001.sgf");
+    std::fs::write(&annotated, "(;C[annotated by hand])").unwrap();
+    // `gnugo` plainly, with a PATH that does not hold it: found as check finds it.
+    let path = Path::new(&gnugo).parent().unwrap();
+    let bare_path: Vec<PathBuf> =
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .filter(|d| d != path)
+            .collect();
+    let run = |extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_goconform"));
+        command
+            .env("PATH", std::env::join_paths(&bare_path).unwrap())
+            .env_remove("GNUGO")
+            .arg("--root")
+            .arg(root())
+            .args([
+                "referee",
+                "--size",
+                "5",
+                "--black",
+                "gnugo --mode gtp --level 1",
+            ])
+            .args(["--white", "gnugo --mode gtp --level 1"])
+            .args(extra);
+        command.output().unwrap()
+    };
+    let out = run(&["--sgf-out", records.to_str().unwrap()]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("game-001.sgf already exists"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&annotated).unwrap(),
+        "(;C[annotated by hand])"
+    );
+    // A clock file with events gives the match its control; the events are not played.
+    let fresh = dir.join("fresh");
+    let clock = root().join("docs/examples/clock.toml");
+    let out = run(&[
+        "--sgf-out",
+        fresh.to_str().unwrap(),
+        "--time-control",
+        clock.to_str().unwrap(),
+    ]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("events are not played"), "{said}");
+    assert!(fresh.join("game-001.sgf").is_file(), "{said}");
+}
+
+#[test]
+fn a_run_in_which_no_trial_applies_says_so_in_its_exit_status() {
+    // The second executor judges only the board: no tiebreak trial applies to it.
+    let out = goconform(&["check", "--engine", "naive", "conformance/tiebreak"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("nothing was checked"), "{said}");
+    let out = goconform(&[
+        "check",
+        "--engine",
+        "naive",
+        "conformance/tiebreak",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Where some trial applies, the run passes as before.
+    let out = goconform(&["check", "--engine", "naive", "conformance/ko/basic-ko.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"][..],
+        &["--version"][..],
+    ] {
+        let Some(out) = to_dev_full(args) else { return };
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}:\n{err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+    let out = goconform(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    let out = goconform(&["--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn export_and_book_never_write_through_a_link_inside_the_folder() {
+    let dir = scratch("links-inside");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // export: DIR/spec is a link to a folder outside DIR, with --force too.
+    let target = dir.join("export");
+    std::fs::create_dir_all(&target).unwrap();
+    std::os::unix::fs::symlink(&outside, target.join("spec")).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["export", target.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        let out = goconform(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains("is a link"), "{said}");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "{said}");
+    }
+    // book: a book written before, whose scenarios folder was replaced by a link.
+    let site = dir.join("site");
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    std::fs::remove_dir_all(site.join("scenarios")).unwrap();
+    std::os::unix::fs::symlink(&outside, site.join("scenarios")).unwrap();
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    assert!(std::fs::symlink_metadata(site.join("scenarios"))
+        .unwrap()
+        .is_dir());
+}
+
+/// Every file under `dir`, relative, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            } else {
+                let path = entry.path();
+                found.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[cfg(unix)]
+#[test]
+fn a_book_cut_short_leaves_the_old_site_or_the_new_one_never_a_part() {
+    let dir = scratch("book-sigterm");
+    let site = dir.join("site");
+    let started = std::time::Instant::now();
+    let out = goconform(&["book", site.to_str().unwrap()]);
+    let whole_run = started.elapsed();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let whole = tree(&site);
+    assert!(whole.len() > 100, "{whole:?}");
+    std::fs::write(site.join("CNAME"), "kept\n").unwrap();
+    // SIGTERM at 30 delays spread over the second half of a run, where it writes the pages
+    // (the site is built in memory first).
+    for step in 0..30u32 {
+        let delay_ms = whole_run.as_millis() as u64 * u64::from(15 + step) / 40;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .arg("--root")
+            .arg(root())
+            .args(["book", site.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        terminate(child.id());
+        let _ = child.wait();
+        let now = tree(&site);
+        let temporary: Vec<&String> = now.iter().filter(|p| p.contains(".tmp")).collect();
+        assert!(temporary.is_empty(), "{delay_ms} ms: {temporary:?}");
+        let mut expected = whole.clone();
+        expected.push("CNAME".to_string());
+        expected.sort();
+        assert_eq!(now, expected, "{delay_ms} ms: the site is whole");
+        assert_eq!(
+            std::fs::read_to_string(site.join("CNAME")).unwrap(),
+            "kept\n"
+        );
+    }
+}
+
+/// Sends SIGTERM to a process this test started, with the `kill` command.
+fn terminate(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+}
+
+#[test]
+fn a_finding_that_cannot_be_written_is_printed_with_the_error() {
+    if !python3() {
+        return;
+    }
+    let engine = format!(
+        "jsonl:python3 {} {} suicide",
+        root().join("tests/fixtures/jsonl/mutant.py").display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    // A folder under a file cannot be made, as a full disk cannot take the file.
+    let out = goconform(&[
+        "fuzz",
+        "--engine",
+        &engine,
+        "--seconds",
+        "60",
+        "--seed",
+        "5",
+        "--out",
+        "/dev/null/findings",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Exit 1: a new finding (fuzz's exit status says what was found; the message says it
+    // could not be saved).
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot create /dev/null/findings"), "{err}");
+    assert!(err.contains("the finding was not saved"), "{err}");
+    assert!(err.contains("[scenario]") || err.contains("id = "), "{err}");
+}
+
+/// `work(n)` at three sizes, n, 2n and 4n: each doubling must cost under three times as
+/// much, so 4n under six times n (a quadratic reader costs four and sixteen times).
+fn grows_linearly(what: &str, n: usize, work: impl Fn(usize) -> u64) {
+    let counts: Vec<u64> = [n, 2 * n, 4 * n].iter().map(|&m| work(m)).collect();
+    eprintln!("{what}: work at {n}, {}, {}: {counts:?}", 2 * n, 4 * n);
+    assert!(counts[0] > 0, "{what}: no work counted: {counts:?}");
+    assert!(counts[1] < 3 * counts[0], "{what}: {counts:?}");
+    assert!(counts[2] < 6 * counts[0], "{what}: {counts:?}");
+}
+
+/// The bytes scanned to count columns while `f` runs on this thread.
+fn columns_work(f: impl FnOnce()) -> u64 {
+    let before = goconform::spec::location::column_bytes_counted();
+    f();
+    goconform::spec::location::column_bytes_counted() - before
+}
+
+/// A collection of `games` games of 300 moves each, all on one line.
+fn one_line_collection(games: usize) -> String {
+    let letters = b"abcdefghijklmnopqrs";
+    let mut game = String::from("(;GM[1]SZ[19]RU[aga]KM[7.5]");
+    for m in 0..300 {
+        let (x, y) = (letters[m % 19] as char, letters[m / 19] as char);
+        game.push_str(&format!(";{}[{x}{y}]", if m % 2 == 0 { 'B' } else { 'W' }));
+    }
+    game.push(')');
+    game.repeat(games)
+}
+
+#[test]
+fn a_one_line_collection_is_read_in_time_linear_in_its_size() {
+    grows_linearly("SGF collection on one line (games)", 100, |games| {
+        let text = one_line_collection(games);
+        columns_work(|| {
+            let read = goconform::sgf::read(
+                Path::new("one-line.sgf"),
+                text.as_bytes(),
+                &goconform::sgf::ReadOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(read.len(), games);
+            assert!(read.iter().all(Result::is_ok));
+        })
+    });
+}
+
+#[test]
+fn a_long_moves_line_is_read_in_time_linear_in_its_size() {
+    let spec = goconform::spec::Spec::load(root()).unwrap();
+    grows_linearly("a scenario's moves on one line (moves)", 5_000, |moves| {
+        // Plays on distinct points, then passes and disputes in turn: events of every kind.
+        let letters = "ABCDEFGHJKLMNOPQRST".as_bytes();
+        let list: Vec<String> = (0..moves)
+            .map(|i| {
+                let colour = if i % 2 == 0 { 'B' } else { 'W' };
+                match i {
+                    i if i < 200 => {
+                        format!("\"{colour} {}{}\"", letters[i % 19] as char, i / 19 + 1)
+                    }
+                    i if (i - 200) % 3 == 2 => "\"dispute\"".to_string(),
+                    _ => format!("\"{colour} pass\""),
+                }
+            })
+            .collect();
+        let text = format!(
+            "id = \"long-line\"\ntitle = \"x\"\nadded = \"0.1.0\"\nclauses = [\"aga-1991-r10\"]\n\
+             description = \"x\"\nchecked = \"x\"\nrules = [\"aga\"]\nsize = 19\nmoves = [{}]\n\
+             [[expect]]\nafter = 1\nlegal = true\n",
+            list.join(", ")
+        );
+        columns_work(|| {
+            let parsed = goconform::scenario::Scenario::parse(
+                Path::new("long-line.toml"),
+                &text,
+                "play",
+                &spec,
+            );
+            assert!(parsed.is_ok(), "{:?}", parsed.err());
+        })
+    });
+}
+
+#[test]
+fn a_one_line_clock_file_is_read_in_time_linear_in_its_size() {
+    grows_linearly(
+        "a clock file's events on one line (events)",
+        5_000,
+        |events| {
+            let mut list = vec!["\"0 begin\"".to_string()];
+            list.extend((1..events).map(|i| {
+                format!(
+                    "\"{}:{:02} play {}\"",
+                    i / 60,
+                    i % 60,
+                    if i % 2 == 1 { 'B' } else { 'W' }
+                )
+            }));
+            let text = format!(
+                "control = {{ main = \"100:00:00\" }}\nevents = [{}]\n",
+                list.join(", ")
+            );
+            columns_work(|| {
+                let file = goconform::scenario::tournament::read_clock_file(
+                    Path::new("clock.toml"),
+                    &text,
+                );
+                assert!(file.is_ok(), "{:?}", file.err().map(|e| e[0].to_string()));
+            })
+        },
+    );
+}
+
+#[test]
+fn a_refused_set_up_is_reported_with_the_file_that_holds_it() {
+    let dir = scratch("set-up-names-the-file");
+    let record = dir.join("no-liberties.sgf");
+    std::fs::write(&record, "(;SZ[9]RU[aga]AW[ab][ba]AB[aa])").unwrap();
+    let name = record.to_str().unwrap();
+    for args in [vec!["show", name], vec!["score", name]] {
+        let out = goconform(&args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("without liberties"), "{args:?}: {said}");
+        assert!(said.contains(&format!("{name}: ")), "{args:?}: {said}");
+    }
+    let mut gtp = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .arg("--root")
+        .arg(root())
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = gtp.stdin.take().unwrap();
+        writeln!(stdin, "loadsgf {name}\nquit").unwrap();
+    }
+    let out = gtp.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains(&format!("? {name}: ")), "{said}");
+    assert!(said.contains("without liberties"), "{said}");
+}
+
+#[test]
+fn the_input_limits_in_the_readme_are_the_ones_enforced() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("Input limits, each refused")
+        .expect("the paragraph");
+    let paragraph = &readme[start..start + readme[start..].find("\n\n").unwrap()];
+    let paragraph = paragraph.replace('\n', " ");
+    let mib = |bytes: u64| format!("{} MiB", bytes >> 20);
+    for (said, what) in [
+        (
+            mib(goconform::spec::location::MAX_TEXT_BYTES),
+            "a text file",
+        ),
+        (
+            format!(
+                "{} nodes",
+                goconform::sgf::text::MAX_LINE_NODES
+                    .to_string()
+                    .as_bytes()
+                    .rchunks(3)
+                    .rev()
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            "an SGF line of play",
+        ),
+        (
+            format!("{} KiB", goconform::gtp::MAX_COMMAND_BYTES >> 10),
+            "a GTP command",
+        ),
+        (
+            mib(goconform::engines::protocol::MAX_LINE_BYTES as u64),
+            "a JSON line",
+        ),
+    ] {
+        assert!(
+            paragraph.contains(&said),
+            "{what}: `{said}` in: {paragraph}"
+        );
+    }
+}
+
+#[test]
+fn standings_of_many_tied_players_take_n_log_n_steps() {
+    use goconform::tournament::crosstable::{Crosstable, Entry, Game, Outcome};
+    use goconform::tournament::tiebreak::{self, Tiebreak};
+    // Players in pairs that drew their one game: all level on score, SOS and SODOS, none beaten,
+    // so every place after the first is drawn by chance among everyone left.
+    let tied = |n: usize| {
+        let players: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+        let games = (0..n)
+            .map(|i| {
+                vec![Entry::Played(Game {
+                    opponent: i ^ 1,
+                    outcome: Outcome::Draw,
+                    forfeit: false,
+                })]
+            })
+            .collect();
+        Crosstable::new(players, games).unwrap()
+    };
+    let order = [
+        Tiebreak::Playoff,
+        Tiebreak::Sos,
+        Tiebreak::Sodos,
+        Tiebreak::HeadToHead,
+        Tiebreak::Chance,
+    ];
+    grows_linearly("standings of tied players (players)", 2_000, |n| {
+        let table = tied(n);
+        let before = tiebreak::work_counted();
+        let standings = tiebreak::standings(&table, &order, 1, &[]).unwrap();
+        assert_eq!(standings.rows.len(), n);
+        // Notes name at most a dozen players each, so they grow with the places.
+        let noted: usize = standings.notes.iter().map(String::len).sum();
+        assert!(noted < 200 * n, "{noted} bytes of notes");
+        tiebreak::work_counted() - before
+    });
+}

@@ -40,7 +40,7 @@ pub enum BookError {
     /// The target folder holds something else: writing would mix the book with files it does not own.
     NotABook(PathBuf),
     #[error("cannot write {}: {source}", path.display())]
-    /// A page could not be written; pages written before it stay, each whole.
+    /// A page could not be written; the folder is as it was.
     Io {
         /// The file.
         path: PathBuf,
@@ -136,14 +136,28 @@ impl Book {
 
     /// Writes the files under `dir`, creating it. A folder that is not empty must hold a
     /// book written before (its `index.html` names the generator), so a wrong path never
-    /// scatters pages among someone's files. Each file is written to a temporary name and
-    /// renamed into place.
+    /// scatters pages among someone's files.
+    ///
+    /// The site is written whole or not at all: into a hidden folder beside `dir`, then put in
+    /// its place in one step ([`crate::files::swap_in_folder`]), so a reader, or a run cut
+    /// short, never finds an `index.html` beside part of the pages, and no temporary file is
+    /// ever inside `dir`. What the old folder held besides the book's own files and folders
+    /// (a `CNAME`, a `.git`) is moved into the new one first. A run killed while it writes
+    /// leaves at most the hidden `.goconform-book-*` folder beside `dir`. Since the folder is
+    /// new, no page is ever written through a link that stood in `dir`; a link named as `dir`
+    /// itself is followed, to the folder it names.
     pub fn write(&self, dir: &Path) -> Result<(), BookError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| BookError::Io { path, source }
         };
-        if dir.exists() {
+        let dir = match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(dir).map_err(io(dir))?,
+            _ => dir.to_path_buf(),
+        };
+        let dir = dir.as_path();
+        let exists = dir.exists();
+        if exists {
             let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
             let ours = std::fs::read_to_string(dir.join("index.html"))
                 .is_ok_and(|t| t.contains(&format!("content=\"{GENERATOR}\"")));
@@ -151,13 +165,70 @@ impl Book {
                 return Err(BookError::NotABook(dir.to_path_buf()));
             }
         }
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        let staged = tempfile::Builder::new()
+            .prefix(".goconform-book-")
+            .tempdir_in(parent)
+            .map_err(io(parent))?;
+        let mode = if exists {
+            std::fs::metadata(dir).map_err(io(dir))?.permissions()
+        } else {
+            let mut p = std::fs::metadata(parent).map_err(io(parent))?.permissions();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                p.set_mode(0o755);
+            }
+            p
+        };
+        std::fs::set_permissions(staged.path(), mode).map_err(io(staged.path()))?;
         for (relative, text) in &self.files {
-            let path = dir.join(relative);
-            let folder = path.parent().unwrap_or(dir);
+            let path = relative
+                .split('/')
+                .fold(staged.path().to_path_buf(), |p, c| p.join(c));
+            let folder = path.parent().unwrap_or(staged.path());
             std::fs::create_dir_all(folder).map_err(io(folder))?;
             crate::files::write_whole(&path, text.as_bytes()).map_err(io(&path))?;
         }
+        let mut carried = Vec::new();
+        if exists {
+            let own: std::collections::BTreeSet<&str> = self
+                .files
+                .iter()
+                .filter_map(|(relative, _)| relative.split('/').next())
+                .collect();
+            for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+                let entry = entry.map_err(io(dir))?;
+                let name = entry.file_name();
+                if !name.to_str().is_some_and(|n| own.contains(n)) {
+                    let to = staged.path().join(&name);
+                    if let Err(e) = std::fs::rename(entry.path(), &to) {
+                        put_back(&carried, staged.path(), dir);
+                        return Err(io(&entry.path())(e));
+                    }
+                    carried.push(name);
+                }
+            }
+        }
+        if let Err(e) = crate::files::swap_in_folder(staged.path(), dir) {
+            put_back(&carried, staged.path(), dir);
+            return Err(io(dir)(e));
+        }
+        // The old site, if any, is now at the staged path, removed with it.
+        drop(staged);
         Ok(())
+    }
+}
+
+/// Moves the entries named `names` from `staged` back to `dir`, where a write that failed
+/// had carried them from, so that dropping the staged folder does not remove them.
+fn put_back(names: &[std::ffi::OsString], staged: &Path, dir: &Path) {
+    for name in names {
+        let _ = std::fs::rename(staged.join(name), dir.join(name));
     }
 }
 

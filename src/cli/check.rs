@@ -285,10 +285,22 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
     let (report, matrix) = report.map_err(|e| e.to_string())?;
     let mut tally = report.tally();
     tournament.add_to(&mut tally);
-    let code = if tally.failing() == 0 {
+    // A run in which no trial applies checked nothing, which must not pass as a success.
+    let nothing_applied = tally.applicable() == 0;
+    let code = if nothing_applied {
+        ExitCode::from(2)
+    } else if tally.failing() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    };
+    let say_nothing_applied = || {
+        if nothing_applied {
+            eprintln!(
+                "goconform: no trial of this selection applies to the engine `{}` ({} not applicable): nothing was checked",
+                args.engine, tally.not_applicable
+            );
+        }
     };
     if let Some(path) = &args.junit {
         let options = crate::conformance::junit::JunitOptions {
@@ -347,10 +359,12 @@ pub(super) fn check(root: &Project, args: &CheckArgs) -> CommandResult {
         // Failing tournament scenarios are also told on standard error, as board trials are
         // by the text report, for a person watching a run whose output goes to a file.
         tournament.report_failures(root, &suite.tournament);
+        say_nothing_applied();
         super::left_to_exit((spec, suite, report, matrix, tournament));
         return Ok(code);
     }
     print_text(root, args, &suite, &report, &matrix, &tally, &tournament);
+    say_nothing_applied();
     super::left_to_exit((spec, suite, report, matrix, tournament));
     Ok(code)
 }
@@ -725,7 +739,7 @@ pub(super) fn show(
     // printing each run in full made `show basic-ko` 860 lines long.
     let mut groups: Vec<(Vec<&crate::scenario::Run>, RunText)> = Vec::new();
     for run in runs {
-        let text = run_text(s, run)?;
+        let text = run_text(s, run).map_err(|e| format!("{}: {e}", s.path.display()))?;
         match groups.iter_mut().find(|(_, t)| *t == text) {
             Some((members, _)) => members.push(run),
             None => groups.push((vec![run], text)),

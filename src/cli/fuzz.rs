@@ -365,8 +365,8 @@ fn report(
     };
     let lost = |why: String, scenario: &Scenario| {
         eprintln!(
-            "goconform: {why}; the finding is printed here instead:\n{}",
-            write::to_toml(scenario)
+            "goconform: {}",
+            finding::unwritten(&why, &write::to_toml(scenario))
         );
         None
     };

@@ -164,14 +164,18 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
 }
 
 /// Every SGF file under the given paths: files as given, folders searched recursively
-/// (sorted, symbolic links to folders not followed).
+/// (sorted). A symbolic link to an `.sgf` file is followed; a link to a folder is not (it may
+/// close a loop), and standard error says so. A subfolder, link or entry that cannot be read is
+/// kept in the list under its own name, so it is reported unreadable like a record and the run
+/// goes on (exit status 2); only a top folder that cannot be read stops the run.
 fn sgf_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
-            collect(path, &mut found)
+            let entries = std::fs::read_dir(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            collect_entries(entries, path, &mut found);
             found.sort();
             if found.is_empty() {
                 return Err(format!("{} holds no .sgf file", path.display()));
@@ -186,18 +190,49 @@ fn sgf_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn collect(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
+/// The `.sgf` files under the folder `dir` whose entries are `entries`, into `found`; what
+/// cannot be read goes in too, under its own name (see [`sgf_files`]).
+fn collect_entries(entries: std::fs::ReadDir, dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(_) => {
+                // The folder could not be listed to the end: reading it again as a record
+                // reports the error under its name.
+                found.push(dir.to_path_buf());
+                return;
+            }
+        };
         let path = entry.path();
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(_) => {
+                found.push(path);
+                continue;
+            }
+        };
         if kind.is_dir() {
-            collect(&path, found)?;
+            match std::fs::read_dir(&path) {
+                Ok(inner) => collect_entries(inner, &path, found),
+                Err(_) => found.push(path),
+            }
+        } else if kind.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(target) if target.is_dir() => eprintln!(
+                    "note: {} is a link to a folder, not followed (a link may close a loop); name the folder to judge it",
+                    path.display()
+                ),
+                // A link to a record, or a broken link named like one (reported unreadable).
+                _ if sgf::is_sgf(&path) => found.push(path),
+                Ok(target) if target.is_file() && std::fs::canonicalize(&path).is_ok_and(|t| sgf::is_sgf(&t)) => {
+                    found.push(path)
+                }
+                _ => {}
+            }
         } else if kind.is_file() && sgf::is_sgf(&path) {
             found.push(path);
         }
     }
-    Ok(())
 }
 
 fn judge_one_file(

@@ -189,9 +189,27 @@ enum Command {
     },
 }
 
+/// What clap's own exit does for `--help`, `--version` and bad arguments, but with a failed
+/// write as an error: clap ignores it, so `goconform --help > /dev/full` exited 0.
+fn arguments_refused(e: &clap::Error) -> ExitCode {
+    let printed = e.print().and_then(|()| {
+        use std::io::Write;
+        std::io::stdout().flush()?;
+        std::io::stderr().flush()
+    });
+    if let Err(w) = printed {
+        eprintln!("goconform: cannot write to standard output: {w}");
+        return ExitCode::from(2);
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return arguments_refused(&e),
+    };
     let root = Project::find(cli.root.as_deref(), cli.embedded);
     let result = match cli.command {
         Command::Check(args) => check::check(&root, &args),

@@ -41,7 +41,8 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     games: usize,
     /// A clock file's time control (`control = { main = "5:00", ... }`, as `goconform clock`
-    /// reads): the engines hear time_settings and time_left, and a flag that falls loses.
+    /// reads; its events, if any, are not used): the engines hear time_settings and time_left,
+    /// and a flag that falls loses.
     #[arg(long, value_name = "FILE")]
     time_control: Option<PathBuf>,
     /// What an illegal move does: the ruleset's procedure, or lose the game (AGA Tournament
@@ -49,12 +50,17 @@ pub(super) struct RefereeArgs {
     #[arg(long, value_enum, default_value_t = IllegalArg::Procedure)]
     illegal_move: IllegalArg,
     /// Write each game as an SGF record, DIR/game-NNN.sgf (RU, KM, RE, the agreed dead stones
-    /// as TB/TW, the procedure events in comments).
+    /// as TB/TW, the procedure events in comments). An existing record is never replaced.
     #[arg(long, value_name = "DIR")]
     sgf_out: Option<PathBuf>,
     /// The time limit of a move without a clock, and of every other command, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     move_timeout: f64,
+}
+
+/// Where game `number` of a match is recorded under `--sgf-out DIR`.
+fn record_path(dir: &std::path::Path, number: usize) -> PathBuf {
+    dir.join(format!("game-{number:03}.sgf"))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,10 +104,12 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
                         .join("\n")
                 })?;
             if !file.events.is_empty() {
-                return Err(format!(
-                    "{}: a time control for the referee holds `control` only, no events",
-                    path.display()
-                ));
+                eprintln!(
+                    "note: {}: the referee takes the file's control; its {} event{} are not played (the match feeds the clock)",
+                    path.display(),
+                    file.events.len(),
+                    if file.events.len() == 1 { "" } else { "s" }
+                );
             }
             file.control
         }
@@ -112,6 +120,36 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
     if let Some(dir) = &args.sgf_out {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("--sgf-out: cannot create {}: {e}", dir.display()))?;
+        // Records are never replaced (an earlier match's, or one annotated by hand): refused
+        // before any game is played, and again at each write.
+        for number in 1..=args.games {
+            let path = record_path(dir, number);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                return Err(format!(
+                    "--sgf-out: {} already exists; the referee never replaces a record (choose another folder, or move it away)",
+                    path.display()
+                ));
+            }
+        }
+    }
+    // An engine that cannot start at all is the command's error, not a forfeit a game: each
+    // is started once, asked its protocol version and commands, and stopped.
+    for (color, flag, command) in [
+        (crate::board::Color::Black, "--black", &args.black),
+        (crate::board::Color::White, "--white", &args.white),
+    ] {
+        let player = referee::player::Player::start(
+            color,
+            command,
+            Duration::from_secs_f64(args.move_timeout),
+        )
+        .map_err(|fault| {
+            format!(
+                "{flag} `{command}`: the engine cannot start ({}): {}",
+                fault.kind, fault.message
+            )
+        })?;
+        player.quit();
     }
     let options = GameOptions {
         rules,
@@ -155,10 +193,16 @@ pub(super) fn referee_command(root: &Project, args: &RefereeArgs) -> CommandResu
         let game = referee::game::play(&args.black, &args.white, &options);
         let written = match &args.sgf_out {
             Some(dir) => {
-                let path = dir.join(format!("game-{number:03}.sgf"));
+                let path = record_path(dir, number);
                 let text = referee::record(&game, &options.rules, &args.rules);
-                crate::files::write_whole(&path, text.as_bytes())
+                let written = crate::files::write_new(&path, text.as_bytes())
                     .map_err(|e| format!("--sgf-out: cannot write {}: {e}", path.display()))?;
+                if !written {
+                    return Err(format!(
+                        "--sgf-out: {} appeared during the match; the referee never replaces a record",
+                        path.display()
+                    ));
+                }
                 format!("  ({})", path.display())
             }
             None => String::new(),

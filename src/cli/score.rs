@@ -98,7 +98,9 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
         true,
     ) = (&position, args.dead.is_empty())
     {
-        if let Some(marked) = record_dead_stones(&spec, scenario, record)? {
+        if let Some(marked) = record_dead_stones(&spec, scenario, record)
+            .map_err(|e| format!("{}: {e}", args.file.display()))?
+        {
             if args.format == Format::Text && !marked.is_empty() {
                 let names: Vec<String> = marked.iter().map(|p| p.to_string()).collect();
                 outln!(
@@ -141,7 +143,7 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
     }
     if !args.all_rulesets {
         if let Some(Err(message)) = scored.first().map(|s| &s.outcome) {
-            return Err(message.clone());
+            return Err(format!("{}: {message}", args.file.display()));
         }
     }
 

@@ -34,6 +34,16 @@ pub struct Provenance {
     pub game: u64,
 }
 
+/// The message for a finding that could not be written (a full disk, a folder that cannot
+/// be made): the error, then the scenario itself, so that a divergence found and minimised is
+/// never lost with the file. The caller prints it on standard error.
+pub fn unwritten(error: &str, scenario_text: &str) -> String {
+    format!(
+        "{error}\nthe finding was not saved; its scenario follows, to be saved by hand:\n{}",
+        scenario_text.trim_end()
+    )
+}
+
 /// The scenario for a (minimised) divergent game: the reference's answers as expectations.
 pub fn scenario(
     spec: &Spec,

@@ -210,6 +210,62 @@ pub fn check_jsonl(data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The SGF reader's consistency with `judge`, on arbitrary bytes: every game of a file that
+/// `judge` calls legal under the ruleset its `RU` names (else `aga`) is replayed afresh
+/// through the referee (`Refereed`, as `ruling` plays a record), from its set-up, and every
+/// move (with the disputes a record implies) must be accepted; `judge` must also count every
+/// move of the record as played. A record whose set-up is refused, or that judge tallies as
+/// legal without replaying it, is a finding.
+pub fn check_sgf_judge(data: &[u8]) -> Result<(), String> {
+    use crate::game::{Refereed, Verdict};
+    use crate::sgf::{convert, judge, read, ReadOptions};
+    let path = std::path::Path::new("input.sgf");
+    let Ok(games) = read(path, data, &ReadOptions::default()) else {
+        return Ok(());
+    };
+    for (game, record) in games.into_iter().enumerate() {
+        let Ok(record) = record else { continue };
+        let names = convert::rulesets_for(&record, &[]).unwrap_or_else(|_| vec!["aga".to_string()]);
+        for name in names {
+            let Ok(rules) = spec().rules(&name) else {
+                continue;
+            };
+            let judgement = judge::judge(&record, &name, rules, spec());
+            if judgement.violation.is_some() {
+                continue;
+            }
+            let at = |what: String| {
+                format!(
+                    "game {} under {name}: judge calls it legal, {what}",
+                    game + 1
+                )
+            };
+            if judgement.moves_played != record.events.len() {
+                return Err(at(format!(
+                    "but played {} of its {} moves",
+                    judgement.moves_played,
+                    record.events.len()
+                )));
+            }
+            let rules = judge::rules_for(&record, rules);
+            let mut referee = Refereed::new(rules, &record.setup)
+                .map_err(|e| at(format!("but its set-up is refused: {e}")))?;
+            for (event, number) in convert::with_disputes(&record) {
+                let shown = event.to_string();
+                match referee.apply(event) {
+                    Verdict::Legal { .. } => {}
+                    other => {
+                        return Err(at(format!(
+                            "but move {number} ({shown}) is not accepted: {other:?}"
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

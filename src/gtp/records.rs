@@ -64,7 +64,7 @@ impl Engine<'_> {
             handicap: record.setup.handicap.clone(),
             agreed_placement: !record.setup.handicap.is_empty(),
         };
-        let loaded = self.restart(start).and_then(|()| {
+        let loaded = self.restart(start).map_err(|e| format!("{file}: {e}")).and_then(|()| {
             let mut played = record.clone();
             played.events.truncate(count);
             let (events, numbers) = crate::sgf::convert::events_with_disputes(&played);

@@ -514,6 +514,9 @@ fn settle(table: &mut Table, rules: Rules) -> Result<(), Fault> {
             list(&white),
             first.name()
         ));
+        // Engines that pause as the rules do hear that play resumes.
+        table.player(Color::Black).resume(first)?;
+        table.player(Color::White).resume(first)?;
         // A flag that falls here is found at the next move.
         table.clock(clock::Event::Dispute {
             color: first,

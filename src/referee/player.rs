@@ -67,6 +67,13 @@ impl Player {
             kind: "crash",
             message,
         })?;
+        // GNU Go named plainly is found where `check --engine gnugo` finds it (Debian puts it
+        // in /usr/games, off the PATH of root and of many services).
+        let program = if program == "gnugo" {
+            crate::engines::gtp::gnugo_program()
+        } else {
+            program
+        };
         let process = EngineProcess::spawn(&program, &args).map_err(fault)?;
         let mut player = Player {
             color,
@@ -252,6 +259,17 @@ impl Player {
         };
         self.expect(&format!("play {} {vertex}", color.name()))
             .map(|_| ())
+    }
+
+    /// Tells the engine that play resumes after a dispute, `first` to move: `goconform-dispute
+    /// COLOR` where the engine lists it (goconform's own `gtp` face, which otherwise stays
+    /// paused and refuses every move). An engine without it is told nothing: a standard GTP
+    /// engine has no pause, so its board is already the board play resumes on.
+    pub fn resume(&mut self, first: Color) -> Result<(), Fault> {
+        if self.knows("goconform-dispute") {
+            self.expect(&format!("goconform-dispute {}", first.name()))?;
+        }
+        Ok(())
     }
 
     /// Takes back the engine's last move (one the rules refused).

@@ -252,6 +252,7 @@ pub fn node_past_depth(text: &str, limit: usize) -> Option<usize> {
 pub struct Lines<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    columns: crate::spec::location::Columns,
 }
 
 impl<'a> Lines<'a> {
@@ -259,20 +260,21 @@ impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        let columns = crate::spec::location::Columns::new(text);
+        Lines {
+            text,
+            starts,
+            columns,
+        }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset, in time that does not grow
+    /// with the length of the line (every move of a one-line collection is located).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count())
-            + 1;
-        (line, column)
+        (line, self.columns.column(self.text, start, offset))
     }
 }
 

@@ -64,6 +64,19 @@ pub enum ExportError {
         /// The files that differ, which are left as they are.
         paths: Vec<PathBuf>,
     },
+    /// A folder on the way to a file under the target folder is a link: writing through it
+    /// could write outside the folder, with `--force` too. Nothing was written.
+    #[error(
+        "{}: {} is a link; export never writes through a link inside the folder it writes (remove it, or export elsewhere); nothing was written",
+        .dir.display(),
+        .link.display()
+    )]
+    ThroughLink {
+        /// The folder written to.
+        dir: PathBuf,
+        /// The link.
+        link: PathBuf,
+    },
     /// Reading, creating or writing a file or folder failed.
     #[error("{}: {source}", .path.display())]
     Io {
@@ -106,6 +119,14 @@ pub fn write_files(
             (target, text.as_str())
         })
         .collect();
+    for (relative, _) in files {
+        if let Some(link) = crate::files::link_on_the_way(dir, relative) {
+            return Err(ExportError::ThroughLink {
+                dir: dir.to_path_buf(),
+                link,
+            });
+        }
+    }
     if !overwrite {
         let mut differing = Vec::new();
         for (target, text) in &targets {

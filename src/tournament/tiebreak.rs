@@ -280,6 +280,19 @@ pub fn standings(
     seed: u64,
     prizes: &[u64],
 ) -> Result<Standings, TiebreakError> {
+    standings_by(table, order, seed, prizes, true)
+}
+
+/// [`standings`], with the O(n log n) ordering of a score group where the order allows it
+/// (`fast`), or always one place at a time over everyone left (the definition, which the
+/// tests compare it with).
+fn standings_by(
+    table: &Crosstable,
+    order: &[Tiebreak],
+    seed: u64,
+    prizes: &[u64],
+    fast: bool,
+) -> Result<Standings, TiebreakError> {
     check_order(order, table.rounds())?;
     let n = table.players.len();
     let mut by_score: Vec<usize> = (0..n).collect();
@@ -297,7 +310,13 @@ pub fn standings(
             .take_while(|p| table.score(*p) == score)
             .collect();
         let common = (group.len() > 1).then(|| common_opponents(table, &group));
-        let placed = order_group(table, &fixed, &group, order, &mut rng, &mut notes);
+        let quick = fast
+            .then(|| order_group_fast(table, &fixed, &group, order, &mut rng, &mut notes))
+            .flatten();
+        let placed = match quick {
+            Some(placed) => placed,
+            None => order_group(table, &fixed, &group, order, &mut rng, &mut notes),
+        };
         let group_place = rows.len();
         let mut place = group_place;
         for (k, (level, decided_by)) in placed.iter().enumerate() {
@@ -411,23 +430,55 @@ fn pick(
     rng: &mut SplitMix64,
     notes: &mut Vec<String>,
 ) -> (Vec<usize>, Option<Tiebreak>) {
-    let name = |p: usize| table.players[p].as_str();
-    let mut contention = candidates.to_vec();
-    let playoff = order.contains(&Tiebreak::Playoff);
     let mut noted_pair: Option<Vec<usize>> = None;
-    let mut note_playoff = |contention: &Vec<usize>, notes: &mut Vec<String>| {
-        if playoff && contention.len() == 2 && noted_pair.as_ref() != Some(contention) {
-            notes.push(format!(
-                "a playoff between {} and {} may be considered, if time permits and both agree (not played here)",
-                name(contention[0]),
-                name(contention[1])
-            ));
-            noted_pair = Some(contention.clone());
-        }
-    };
-    note_playoff(&contention, notes);
+    let playoff = order.contains(&Tiebreak::Playoff);
+    note_playoff(table, playoff, candidates, &mut noted_pair, notes);
+    pick_rest(
+        table,
+        fixed,
+        candidates.to_vec(),
+        order,
+        playoff,
+        &mut noted_pair,
+        rng,
+        notes,
+    )
+}
+
+/// Notes that a playoff may be considered when exactly two players are in contention (once
+/// for the same pair).
+fn note_playoff(
+    table: &Crosstable,
+    playoff: bool,
+    contention: &[usize],
+    noted_pair: &mut Option<Vec<usize>>,
+    notes: &mut Vec<String>,
+) {
+    if playoff && contention.len() == 2 && noted_pair.as_deref() != Some(contention) {
+        notes.push(format!(
+            "a playoff between {} and {} may be considered, if time permits and both agree (not played here)",
+            table.players[contention[0]],
+            table.players[contention[1]]
+        ));
+        *noted_pair = Some(contention.to_vec());
+    }
+}
+
+/// [`pick`] from `contention` (in crosstable order) with the methods `order`.
+#[allow(clippy::too_many_arguments)]
+fn pick_rest(
+    table: &Crosstable,
+    fixed: &Fixed,
+    mut contention: Vec<usize>,
+    order: &[Tiebreak],
+    playoff: bool,
+    noted_pair: &mut Option<Vec<usize>>,
+    rng: &mut SplitMix64,
+    notes: &mut Vec<String>,
+) -> (Vec<usize>, Option<Tiebreak>) {
     for &method in order {
         let before = contention.len();
+        work(before);
         match method {
             Tiebreak::Playoff => continue,
             Tiebreak::Sos => keep_best(&mut contention, |p| fixed.sos[p]),
@@ -461,11 +512,7 @@ fn pick(
                         })
                         .collect();
                     if unbeaten.is_empty() {
-                        let names: Vec<&str> = contention.iter().map(|p| name(*p)).collect();
-                        notes.push(format!(
-                            "head-to-head among {} is circular: each lost to another of them, so it names no winner",
-                            names.join(", ")
-                        ));
+                        notes.push(circular_note(table, &contention, contention.len()));
                     } else {
                         contention = unbeaten;
                     }
@@ -473,12 +520,7 @@ fn pick(
             }
             Tiebreak::Chance => {
                 let drawn = contention[rng.below(contention.len())];
-                let names: Vec<&str> = contention.iter().map(|p| name(*p)).collect();
-                notes.push(format!(
-                    "chance: {} drawn among {}",
-                    name(drawn),
-                    names.join(", ")
-                ));
+                notes.push(chance_note(table, drawn, &contention, contention.len()));
                 contention = vec![drawn];
             }
         }
@@ -486,10 +528,385 @@ fn pick(
             return (contention, Some(method));
         }
         if contention.len() < before {
-            note_playoff(&contention, notes);
+            note_playoff(table, playoff, &contention, noted_pair, notes);
         }
     }
     (contention, None)
+}
+
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn work(amount: usize) {
+    WORK.with(|w| w.set(w.get() + amount as u64));
+}
+
+/// The steps this thread has taken ordering score groups (a player looked at in contention,
+/// a count updated or searched, a name written in a note): the work of [`standings`], for the
+/// tests that check it grows as n log n with the number of tied players.
+pub fn work_counted() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
+/// Counts over positions `0..n`, with sums of a prefix and the position of the k-th one in
+/// logarithmic time (a Fenwick tree): who is still in contention, in a given order.
+struct Counts {
+    tree: Vec<usize>,
+}
+
+impl Counts {
+    fn new(n: usize) -> Counts {
+        Counts {
+            tree: vec![0; n + 1],
+        }
+    }
+
+    fn add(&mut self, at: usize, one: bool) {
+        work(1);
+        let mut i = at + 1;
+        while i < self.tree.len() {
+            if one {
+                self.tree[i] += 1;
+            } else {
+                self.tree[i] -= 1;
+            }
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// How many are counted at positions below `end`.
+    fn before(&self, end: usize) -> usize {
+        work(1);
+        let mut i = end.min(self.tree.len() - 1);
+        let mut sum = 0;
+        while i > 0 {
+            sum += self.tree[i];
+            i -= i & i.wrapping_neg();
+        }
+        sum
+    }
+
+    /// The position of the `k`-th one counted (from 0); `k` must be below the total.
+    fn kth(&self, mut k: usize) -> usize {
+        work(1);
+        let n = self.tree.len() - 1;
+        let mut at = 0;
+        let mut step = n.next_power_of_two();
+        while step > 0 {
+            let next = at + step;
+            if next <= n && self.tree[next] <= k {
+                at = next;
+                k -= self.tree[next];
+            }
+            step /= 2;
+        }
+        at
+    }
+}
+
+/// The first `NAMED_IN_A_NOTE` positions counted, and how many there are.
+fn first_counted(counts: &Counts, total: usize) -> Vec<usize> {
+    (0..total.min(NAMED_IN_A_NOTE))
+        .map(|k| counts.kth(k))
+        .collect()
+}
+
+/// A score group whose contention is at most this large is decided by [`pick_rest`] on a list
+/// (at least 2: head-to-head between two players is their own games, which only `pick_rest`
+/// plays). Small under test, so that the counts are exercised on small random events too.
+const SMALL_CONTENTION: usize = if cfg!(test) { 3 } else { 64 };
+
+/// [`order_group`] in O(n log n) for the orders it covers: methods with fixed values, then at
+/// most head-to-head, then at most chance (a playoff anywhere). The same places, methods and
+/// notes, draw for draw: the contention is the best run of the group sorted by the fixed
+/// values, found with counts instead of a pass over everyone left, and head-to-head's
+/// unbeaten players are kept up to date as winners leave. `None` for other orders.
+fn order_group_fast(
+    table: &Crosstable,
+    fixed: &Fixed,
+    group: &[usize],
+    order: &[Tiebreak],
+    rng: &mut SplitMix64,
+    notes: &mut Vec<String>,
+) -> Option<Vec<(Level, Option<Tiebreak>)>> {
+    let mut methods = Vec::new();
+    let (mut h2h, mut chance) = (false, false);
+    for &m in order {
+        match m {
+            Tiebreak::Playoff => {}
+            Tiebreak::Sos | Tiebreak::Sodos | Tiebreak::Median | Tiebreak::Cumulative
+                if !h2h && !chance =>
+            {
+                methods.push(m)
+            }
+            Tiebreak::HeadToHead if !h2h && !chance => h2h = true,
+            Tiebreak::Chance if !chance => chance = true,
+            _ => return None,
+        }
+    }
+    let tail: Vec<Tiebreak> = order
+        .iter()
+        .copied()
+        .filter(|m| matches!(m, Tiebreak::HeadToHead | Tiebreak::Chance))
+        .collect();
+    let playoff = order.contains(&Tiebreak::Playoff);
+    let value = |m: Tiebreak, p: usize| match m {
+        Tiebreak::Sos => fixed.sos[p],
+        Tiebreak::Sodos => fixed.sodos[p],
+        Tiebreak::Median => fixed.median[p],
+        _ => fixed.cumulative[p],
+    };
+    let n = group.len();
+    // Local numbers 0..n follow the group's (crosstable) order.
+    let mut sorted: Vec<usize> = (0..n).collect();
+    sorted.sort_by(|&a, &b| {
+        methods
+            .iter()
+            .map(|&m| value(m, group[b]).cmp(&value(m, group[a])))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let mut place_of = vec![0; n];
+    for (at, &l) in sorted.iter().enumerate() {
+        place_of[l] = at;
+    }
+    // run_end[i][at]: where the run of players level with sorted[at] on the first i + 1
+    // methods ends.
+    let mut run_end = vec![vec![n; n]; methods.len()];
+    for (i, ends) in run_end.iter_mut().enumerate() {
+        for at in (0..n).rev() {
+            let level = at + 1 < n
+                && methods[..=i]
+                    .iter()
+                    .all(|&m| value(m, group[sorted[at]]) == value(m, group[sorted[at + 1]]));
+            ends[at] = if level { ends[at + 1] } else { at + 1 };
+        }
+    }
+    let local: std::collections::HashMap<usize, usize> =
+        group.iter().enumerate().map(|(l, &p)| (p, l)).collect();
+    let mut alive_sorted = Counts::new(n);
+    let mut alive = Counts::new(n);
+    for l in 0..n {
+        alive_sorted.add(l, true);
+        alive.add(l, true);
+    }
+    let mut left = n;
+    // The block (the best run on every fixed method) being kept up to date for head-to-head.
+    let mut block: Option<usize> = None;
+    let mut in_block = vec![false; n];
+    let mut block_counts = Counts::new(n);
+    let mut unbeaten_counts = Counts::new(n);
+    let mut unbeaten = 0usize;
+    let mut losses = vec![0usize; n];
+    let losses_to = |p: usize, o: usize| {
+        table
+            .played(p)
+            .filter(|g| g.outcome == Outcome::Loss && g.opponent == o)
+            .count()
+    };
+    let mut out = Vec::new();
+    while left > 1 {
+        let first = alive_sorted.kth(0);
+        let mut noted_pair: Option<Vec<usize>> = None;
+        let players_of = |locals: &mut Vec<usize>| {
+            locals.sort_unstable();
+            locals.iter().map(|&l| group[l]).collect::<Vec<usize>>()
+        };
+        if playoff && left == 2 {
+            let pair = players_of(&mut vec![alive.kth(0), alive.kth(1)]);
+            note_playoff(table, playoff, &pair, &mut noted_pair, notes);
+        }
+        let mut size = left;
+        let mut decided = None;
+        for (i, &m) in methods.iter().enumerate() {
+            let before = size;
+            size = alive_sorted.before(run_end[i][first]);
+            if size == 1 {
+                decided = Some(m);
+                break;
+            }
+            if size < before && size == 2 {
+                let pair = players_of(&mut vec![
+                    sorted[alive_sorted.kth(0)],
+                    sorted[alive_sorted.kth(1)],
+                ]);
+                note_playoff(table, playoff, &pair, &mut noted_pair, notes);
+            }
+        }
+        let winner: Option<(usize, Option<Tiebreak>)> = if let Some(m) = decided {
+            Some((sorted[first], Some(m)))
+        } else if size <= SMALL_CONTENTION {
+            let mut members: Vec<usize> = (0..size).map(|k| sorted[alive_sorted.kth(k)]).collect();
+            let contention = players_of(&mut members);
+            let (winners, by) = pick_rest(
+                table,
+                fixed,
+                contention,
+                &tail,
+                playoff,
+                &mut noted_pair,
+                rng,
+                notes,
+            );
+            match winners.as_slice() {
+                [one] => Some((local[one], by)),
+                _ => None,
+            }
+        } else {
+            let end = methods
+                .last()
+                .map_or(n, |_| run_end[methods.len() - 1][first]);
+            if block != Some(end) {
+                block = Some(end);
+                let members: Vec<usize> = (0..size).map(|k| sorted[alive_sorted.kth(k)]).collect();
+                for &l in &members {
+                    in_block[l] = true;
+                    block_counts.add(l, true);
+                }
+                for &l in &members {
+                    losses[l] = table
+                        .played(group[l])
+                        .filter(|g| {
+                            g.outcome == Outcome::Loss
+                                && local.get(&g.opponent).is_some_and(|&o| in_block[o])
+                        })
+                        .count();
+                    if losses[l] == 0 {
+                        unbeaten_counts.add(l, true);
+                        unbeaten += 1;
+                    }
+                }
+            }
+            let mut contention = (&block_counts, size);
+            let mut by = None;
+            let mut winner = None;
+            if h2h {
+                if unbeaten == 0 {
+                    let first: Vec<usize> = first_counted(&block_counts, size)
+                        .into_iter()
+                        .map(|l| group[l])
+                        .collect();
+                    notes.push(circular_note(table, &first, size));
+                } else {
+                    contention = (&unbeaten_counts, unbeaten);
+                    if unbeaten == 1 {
+                        winner = Some(unbeaten_counts.kth(0));
+                        by = Some(Tiebreak::HeadToHead);
+                    } else if unbeaten == 2 && unbeaten < size {
+                        let pair =
+                            players_of(&mut vec![unbeaten_counts.kth(0), unbeaten_counts.kth(1)]);
+                        note_playoff(table, playoff, &pair, &mut noted_pair, notes);
+                    }
+                }
+            }
+            if winner.is_none() && chance {
+                let (counts, total) = contention;
+                let drawn = counts.kth(rng.below(total));
+                let first: Vec<usize> = first_counted(counts, total)
+                    .into_iter()
+                    .map(|l| group[l])
+                    .collect();
+                notes.push(chance_note(table, group[drawn], &first, total));
+                winner = Some(drawn);
+                by = Some(Tiebreak::Chance);
+            }
+            winner.map(|w| (w, by))
+        };
+        let Some((w, by)) = winner else {
+            let everyone: Vec<usize> = (0..left).map(|k| group[alive.kth(k)]).collect();
+            out.push((Level { players: everyone }, None));
+            return Some(out);
+        };
+        out.push((
+            Level {
+                players: vec![group[w]],
+            },
+            by,
+        ));
+        // The winner leaves: the counts, and the losses of those it beat in the block.
+        alive_sorted.add(place_of[w], false);
+        alive.add(w, false);
+        left -= 1;
+        if in_block[w] {
+            in_block[w] = false;
+            block_counts.add(w, false);
+            if losses[w] == 0 {
+                unbeaten_counts.add(w, false);
+                unbeaten -= 1;
+            }
+            let mut beaten: Vec<usize> = table
+                .played(group[w])
+                .filter_map(|g| local.get(&g.opponent).copied())
+                .filter(|&o| in_block[o])
+                .collect();
+            beaten.sort_unstable();
+            beaten.dedup();
+            for o in beaten {
+                let lost = losses_to(group[o], group[w]);
+                if lost > 0 {
+                    losses[o] -= lost;
+                    if losses[o] == 0 {
+                        unbeaten_counts.add(o, true);
+                        unbeaten += 1;
+                    }
+                }
+            }
+        }
+    }
+    if left == 1 {
+        let last = group[alive.kth(0)];
+        let by = out.last().and_then(|(_, by)| *by);
+        out.push((
+            Level {
+                players: vec![last],
+            },
+            by,
+        ));
+    }
+    Some(out)
+}
+
+/// At most this many names in a note about the players in contention; a larger group is
+/// named by its first ones and its size, so that notes grow with the number of places, not
+/// with its square (16,000 players tied made 3.5 GB of notes).
+pub const NAMED_IN_A_NOTE: usize = 12;
+
+/// The names of a group of `total` players whose first ones (in crosstable order) are
+/// `first`, for a note: all of them up to [`NAMED_IN_A_NOTE`], else the first ones and how
+/// many more there are.
+fn named(table: &Crosstable, first: &[usize], total: usize) -> String {
+    work(first.len().min(NAMED_IN_A_NOTE));
+    let shown: Vec<&str> = first
+        .iter()
+        .take(NAMED_IN_A_NOTE)
+        .map(|p| table.players[*p].as_str())
+        .collect();
+    if total > NAMED_IN_A_NOTE {
+        format!(
+            "{total} players ({}, and {} more)",
+            shown.join(", "),
+            total - shown.len()
+        )
+    } else {
+        shown.join(", ")
+    }
+}
+
+fn chance_note(table: &Crosstable, drawn: usize, first: &[usize], total: usize) -> String {
+    format!(
+        "chance: {} drawn among {}",
+        table.players[drawn],
+        named(table, first, total)
+    )
+}
+
+fn circular_note(table: &Crosstable, first: &[usize], total: usize) -> String {
+    format!(
+        "head-to-head among {} is circular: each lost to another of them, so it names no winner",
+        named(table, first, total)
+    )
 }
 
 /// Each player's value under the methods that do not depend on who else is in contention,
@@ -552,6 +969,69 @@ mod tests {
             })
             .collect();
         Crosstable::new(players, games).unwrap()
+    }
+
+    /// A random event: `n` players, `rounds` rounds of random pairings (one player sits out
+    /// when odd), results won, lost or drawn, so score groups are large and tied on much.
+    #[allow(clippy::needless_range_loop)] // a round indexes both players' rows
+    fn random_event(rng: &mut SplitMix64, n: usize, rounds: usize) -> Crosstable {
+        let players: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+        let mut games = vec![vec![Entry::Absent; rounds]; n];
+        for round in 0..rounds {
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for pair in order.chunks(2) {
+                let [a, b] = pair else { continue };
+                let (oa, ob) = match rng.below(3) {
+                    0 => (Outcome::Win, Outcome::Loss),
+                    1 => (Outcome::Loss, Outcome::Win),
+                    _ => (Outcome::Draw, Outcome::Draw),
+                };
+                let game = |opponent, outcome| {
+                    Entry::Played(Game {
+                        opponent,
+                        outcome,
+                        forfeit: false,
+                    })
+                };
+                games[*a][round] = game(*b, oa);
+                games[*b][round] = game(*a, ob);
+            }
+        }
+        Crosstable::new(players, games).unwrap()
+    }
+
+    #[test]
+    fn the_fast_ordering_places_and_notes_exactly_as_the_definition() {
+        use Tiebreak::*;
+        let orders: [&[Tiebreak]; 9] = [
+            &[Playoff, Sos, Sodos, HeadToHead, Chance],
+            &[HeadToHead, Chance],
+            &[Playoff, HeadToHead],
+            &[Sos, Chance],
+            &[Sos, Sodos],
+            &[Chance],
+            &[Cumulative, Median, HeadToHead, Chance],
+            &[Sodos, Playoff, Cumulative, HeadToHead],
+            &[Saco, HeadToHead, Chance],
+        ];
+        let mut rng = SplitMix64::new(7);
+        for trial in 0..60 {
+            // Every other event large, with large score groups.
+            let (n, rounds) = if trial % 2 == 0 {
+                (50 + rng.below(200), 2 + rng.below(3))
+            } else {
+                (2 + rng.below(40), 1 + rng.below(6))
+            };
+            let table = random_event(&mut rng, n, rounds);
+            for order in orders {
+                let fast = standings_by(&table, order, trial, &[300, 100, 50], true);
+                let slow = standings_by(&table, order, trial, &[300, 100, 50], false);
+                assert_eq!(fast, slow, "{n} players, {rounds} rounds, {order:?}");
+            }
+        }
     }
 
     fn order_names(t: &Crosstable, s: &Standings) -> Vec<String> {
