@@ -281,8 +281,19 @@ pub fn mutants() -> Vec<Mutant> {
             about: "settles a dispute without resuming play where play resumes",
             flaw: R(|r| {
                 with(r, |r| {
-                    if matches!(r.ending, Ending::PauseAgreeResume | Ending::PlayOn) {
+                    if r.ending.resumes() {
                         r.ending = Ending::Agreement;
+                    }
+                })
+            }),
+        },
+        Mutant {
+            name: "aga-resumption-for-resume-on-request",
+            about: "resumes Japanese 1989 play the AGA way: the last passer's opponent first, two passes opening it end the game",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ending == Ending::ResumeOnRequest {
+                        r.ending = Ending::PauseAgreeResume;
                     }
                 })
             }),

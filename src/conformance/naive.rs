@@ -422,7 +422,10 @@ impl NaiveGame {
         match self.rules.ending {
             Ending::PauseAgreeResume if resumption_opened_with_two_passes => self.end(),
             Ending::TwoPasses => self.end(),
-            Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => {
+            Ending::PauseAgreeResume
+            | Ending::PlayOn
+            | Ending::Agreement
+            | Ending::ResumeOnRequest => {
                 self.phase = Phase::Paused;
             }
         }
@@ -456,6 +459,10 @@ impl NaiveGame {
                 self.end();
                 return nothing();
             }
+            // Japanese 1989, Article 9(3): the requester's opponent moves first, so either
+            // player may be named; a plain dispute leaves the turn where the passes left it.
+            (Ending::ResumeOnRequest, Some(first)) => first,
+            (Ending::ResumeOnRequest, None) => self.to_move,
             (Ending::TwoPasses | Ending::Agreement, _) => {
                 return Verdict::Illegal(Reason::NoResumption)
             }

@@ -470,7 +470,10 @@ impl Game {
         }
         self.phase = match self.rules.ending {
             Ending::TwoPasses => Phase::Ended,
-            Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
+            Ending::PauseAgreeResume
+            | Ending::PlayOn
+            | Ending::Agreement
+            | Ending::ResumeOnRequest => Phase::Paused,
         };
         if self.phase == Phase::Ended {
             // Play stops here for good: White passes last where the rules say so, as after
@@ -514,7 +517,7 @@ impl Game {
     }
 
     fn dispute(&mut self, mover: Option<Color>) -> Verdict {
-        let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+        let resumes = self.rules.ending.resumes();
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
@@ -534,6 +537,9 @@ impl Game {
                 };
             }
             (Ending::PlayOn, Some(agreed)) => agreed,
+            // Japanese 1989, Article 9(3): either player may ask, and the other moves first,
+            // so a dispute may name either player; a plain dispute keeps the turn.
+            (Ending::ResumeOnRequest, Some(first)) => first,
             (_, Some(named)) if named != by_rule => return Verdict::Illegal(Reason::OutOfTurn),
             _ => by_rule,
         };

@@ -167,8 +167,22 @@ axis!(
         PlayOn = "play-on",
         /// Two passes stop play; dead stones by agreement; disputes go to a referee.
         Agreement = "agreement",
+        /// Two passes stop play; agreement ends it; either player may ask to resume, and the
+        /// other player moves first (Japanese 1989, Article 9(3)). Any number of
+        /// resumptions; each ends again only by two passes and agreement.
+        ResumeOnRequest = "resume-on-request",
     }
 );
+
+impl Ending {
+    /// Whether a dispute after two passes resumes play (where it does not, it is refused).
+    pub fn resumes(self) -> bool {
+        matches!(
+            self,
+            Ending::PauseAgreeResume | Ending::PlayOn | Ending::ResumeOnRequest
+        )
+    }
+}
 
 axis!(
     /// Whether White must make the last pass (handing another pass stone if Black passed last).
