@@ -194,6 +194,17 @@ pub fn mutants() -> Vec<Mutant> {
             flaw: R(|r| with(r, |r| r.white_passes_last = WhitePassesLast::No)),
         },
         Mutant {
+            name: "extra-pass-at-the-end-for-at-stop",
+            about: "makes White's extra pass at the very end where the rules put it at the stop, before a dispute",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.white_passes_last == WhitePassesLast::AtStop {
+                        r.white_passes_last = WhitePassesLast::Yes;
+                    }
+                })
+            }),
+        },
+        Mutant {
             name: "area-compensation-n",
             about: "gives White N points for N handicap stones under area counting instead of N-1",
             flaw: R(|r| {

@@ -427,6 +427,20 @@ impl NaiveGame {
             | Ending::Agreement
             | Ending::ResumeOnRequest => {
                 self.phase = Phase::Paused;
+                if self.rules.white_passes_last == WhitePassesLast::AtStop
+                    && self.last_passer() == Some(Color::Black)
+                {
+                    // White's extra pass at the stop, before any dispute (the AGA
+                    // summary's point 3): Black has the move if play resumes.
+                    self.hand_pass_stone(Color::White);
+                    self.log.push(Logged::Pass(Color::White));
+                    self.to_move = Color::Black;
+                    self.history.push(Position {
+                        grid: self.grid.clone(),
+                        to_move: Color::Black,
+                        made_by_play_of: None,
+                    });
+                }
             }
         }
     }
@@ -435,7 +449,7 @@ impl NaiveGame {
     /// last, White passes once more (and hands over a pass stone where they are in use).
     fn end(&mut self) {
         self.phase = Phase::Ended;
-        if self.rules.white_passes_last == WhitePassesLast::Yes
+        if self.rules.white_passes_last != WhitePassesLast::No
             && self.last_passer() == Some(Color::Black)
         {
             self.hand_pass_stone(Color::White);

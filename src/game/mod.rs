@@ -479,13 +479,21 @@ impl Game {
             // Play stops here for good: White passes last where the rules say so, as after
             // an agreement (AGA Rule 11: whenever play stops with Black's pass).
             self.white_passes_last();
+        } else if self.rules.white_passes_last == WhitePassesLast::AtStop
+            && self.last_passer == Some(Color::Black)
+        {
+            // The AGA summary's timing: White's extra pass at the stop itself, before any
+            // dispute, so Black has the move if play resumes.
+            self.white_passes_last();
+            self.to_move = Color::Black;
+            self.history.record(&mut self.board, Color::Black, None);
         }
     }
 
     /// Where the rules say White passes last and Black made the last pass, White passes once
     /// more, handing over another pass stone.
     fn white_passes_last(&mut self) {
-        if self.rules.white_passes_last == WhitePassesLast::Yes
+        if self.rules.white_passes_last != WhitePassesLast::No
             && self.last_passer == Some(Color::Black)
         {
             self.hand_pass_stone(Color::White);

@@ -192,6 +192,10 @@ axis!(
         Yes = "yes",
         /// Any two consecutive passes will do.
         No = "no",
+        /// As `yes`, but White's extra pass comes as soon as play stops with Black's pass,
+        /// before any dispute, so a resumption starts with Black (the AGA's "Summary of AGA
+        /// Rules", point 3, against the BGA and London timing of `yes`).
+        AtStop = "at-stop",
     }
 );
 
