@@ -194,6 +194,17 @@ pub fn mutants() -> Vec<Mutant> {
             flaw: R(|r| with(r, |r| r.white_passes_last = WhitePassesLast::No)),
         },
         Mutant {
+            name: "no-basic-ko-ban-with-nssk",
+            about: "drops the simple-ko ban where the rules add it to natural situational superko",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ko == KoRule::NaturalSituationalBasicKo {
+                        r.ko = KoRule::NaturalSituational;
+                    }
+                })
+            }),
+        },
+        Mutant {
             name: "extra-pass-at-the-end-for-at-stop",
             about: "makes White's extra pass at the very end where the rules put it at the stop, before a dispute",
             flaw: R(|r| {

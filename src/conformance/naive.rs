@@ -346,7 +346,11 @@ impl NaiveGame {
             Some(Logged::Play { color: c, at: q, captured: took })
                 if *c == color.opponent() && took == &[p] && captured == [*q]
         );
-        if self.rules.ko == KoRule::Simple && retake {
+        if matches!(
+            self.rules.ko,
+            KoRule::Simple | KoRule::NaturalSituationalBasicKo
+        ) && retake
+        {
             return Verdict::Illegal(Reason::Ko);
         }
         let repeats = self.history.iter().any(|old| {
@@ -354,7 +358,9 @@ impl NaiveGame {
                 KoRule::Simple => false,
                 KoRule::Positional => true,
                 KoRule::Situational => old.to_move == color.opponent(),
-                KoRule::NaturalSituational => old.made_by_play_of == Some(color),
+                KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
+                    old.made_by_play_of == Some(color)
+                }
             };
             relevant && old.grid == after
         });

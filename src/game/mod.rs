@@ -372,7 +372,12 @@ impl Game {
             return Err(Reason::Suicide);
         }
         let is_ko_retake = self.ko_ban == Some((color, point));
-        if is_ko_retake && self.rules.ko == KoRule::Simple {
+        if is_ko_retake
+            && matches!(
+                self.rules.ko,
+                KoRule::Simple | KoRule::NaturalSituationalBasicKo
+            )
+        {
             return Err(Reason::Ko);
         }
         let repeats = self

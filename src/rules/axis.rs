@@ -86,6 +86,11 @@ axis!(
         /// No play may recreate a position that the same player earlier created by a board
         /// play (NSSK); passes create nothing.
         NaturalSituational = "natural-situational",
+        /// Natural situational superko together with the simple-ko ban: the immediate
+        /// recapture of a single stone that just captured a single stone is refused even where
+        /// a pass made the position it would restore (the reading of AGA Rule 6's commentary
+        /// and the AGA summary's point 5; the BGA's 2009 rules reportedly say the same).
+        NaturalSituationalBasicKo = "natural-situational-basic-ko",
     }
 );
 
