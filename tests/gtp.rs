@@ -738,14 +738,15 @@ fn pause_dispute_resumption_and_agreement_with_white_passing_last() {
         3,
     );
     assert_eq!(tail, ["= B+5.5", "= ", "= B+5.5"]);
-    // Where White does not pass last (japanese-1989 has no pass stones and no resumption).
+    // Where White does not pass last (japanese-1989 has no pass stones; a dispute resumes
+    // play, Article 9(3), and two passes stop it again, with no end on four passes).
     let tail = tail_under(
         "japanese-1989",
-        &format!("{WALLS}{RESUMPTION}goconform-dispute\ngoconform-agree a3\nfinal_score\n"),
+        &format!("{WALLS}{RESUMPTION}goconform-dispute\n{RESUMPTION}goconform-phase\ngoconform-agree a3\nfinal_score\n"),
         3,
     );
     // Territory: Black 10 + 1 dead stone = 11; White 5 + 0.5: B+5.5.
-    assert_eq!(tail, ["? illegal move: no-resumption", "= A3", "= B+5.5"]);
+    assert_eq!(tail, ["= paused", "= A3", "= B+5.5"]);
 }
 
 /// Two passes opening the resumption end the game with every stone alive. Here Black made
@@ -817,19 +818,20 @@ fn disputes_follow_the_ending_of_the_rules() {
         tail[3..],
         ["? illegal move: not-paused", "? illegal move: not-paused"]
     );
-    // Agreement-only endings have no resumption; two-passes ends at once.
-    for rules in ["japanese-1989", "chinese"] {
-        let tail = tail_under(
-            rules,
-            &format!("{paused}goconform-phase\ngoconform-dispute\n"),
-            2,
-        );
-        assert_eq!(
-            tail,
-            ["= paused", "? illegal move: no-resumption"],
-            "{rules}"
-        );
-    }
+    // The agreement-only ending has no resumption; two-passes ends at once; Japanese 1989
+    // resumes on request (Article 9(3)).
+    let tail = tail_under(
+        "chinese",
+        &format!("{paused}goconform-phase\ngoconform-dispute\n"),
+        2,
+    );
+    assert_eq!(tail, ["= paused", "? illegal move: no-resumption"]);
+    let tail = tail_under(
+        "japanese-1989",
+        &format!("{paused}goconform-phase\ngoconform-dispute\ngoconform-phase\n"),
+        3,
+    );
+    assert_eq!(tail, ["= paused", "= ", "= resumed"]);
     let tail = tail_under(
         "tromp-taylor",
         &format!("{paused}goconform-phase\ngoconform-dispute\ngoconform-agree\nfinal_score\n"),

@@ -411,12 +411,12 @@ fn loader_errors_name_the_place_and_the_key() {
         (
             "duplicate-key",
             Box::new(|t: String| t.replacen("size = 5\n", "size = 5\nsize = 6\n", 1)),
-            ":31:1: key `size`: duplicate key",
+            ":32:1: key `size`: duplicate key",
         ),
         (
             "huge-size",
             Box::new(|t: String| t.replacen("size = 5", "size = 99999999999999999999", 1)),
-            ":30:8: key `size`: the integer 99999999999999999999 is too large",
+            ":31:8: key `size`: the integer 99999999999999999999 is too large",
         ),
         (
             "huge-after",
@@ -426,12 +426,12 @@ fn loader_errors_name_the_place_and_the_key() {
         (
             "no-runs",
             Box::new(runs("[]")),
-            ":26:9: key `rules`: say which rules to run under",
+            ":27:9: key `rules`: say which rules to run under",
         ),
         (
             "duplicate-run",
             Box::new(runs("[\"aga\", \"bga\", \"aga\"]")),
-            ":26:24: key `rules[2]`: two runs are both named `aga`",
+            ":27:24: key `rules[2]`: two runs are both named `aga`",
         ),
     ];
     for (name, edit, expected) in cases {

@@ -164,6 +164,7 @@ fn the_seki_scenario_under_every_ruleset_parts_by_counting() {
     let expected: &[(&str, [&str; 6])] = &[
         ("aga", ["area", "count", "0.5", "36", "40.5", "W+4.5"]),
         ("chinese", ["area", "count", "0.5", "36", "40.5", "W+4.5"]),
+        ("french", ["area", "count", "0.5", "36", "40.5", "W+4.5"]),
         (
             "tromp-taylor",
             ["area", "count", "0.5", "36", "40.5", "W+4.5"],
@@ -191,7 +192,7 @@ fn the_seki_scenario_under_every_ruleset_parts_by_counting() {
         .skip(1)
         .take_while(|l| !l.is_empty())
         .count();
-    assert_eq!(rows, 11, "one row per ruleset:\n{report}");
+    assert_eq!(rows, 12, "one row per ruleset:\n{report}");
     assert!(
         report.contains("where they part: Black wins under bga, egf-option-2, london-open"),
         "{report}"
@@ -340,7 +341,7 @@ fn json_carries_the_same_numbers() {
     let all = score(&[&seki(), "--all-rulesets", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&all).expect("valid JSON");
     let scores = v["scores"].as_array().unwrap();
-    assert_eq!(scores.len(), 11);
+    assert_eq!(scores.len(), 12);
     let tt = scores
         .iter()
         .find(|s| s["ruleset"] == "tromp-taylor")

@@ -79,8 +79,12 @@ fn the_natural_situational_retake_is_judged_per_ruleset() {
     assert_eq!(text_run["line"], 4);
     let tt = row(&rows, "tromp-taylor");
     assert_eq!(tt["reason"], "game-over", "{tt}");
+    let cn = row(&rows, "chinese");
+    assert_eq!(cn["reason"], "no-resumption", "{cn}");
+    // Japanese 1989 resumes on request (Article 9(3)) under simple ko: the retake is legal.
     let jp = row(&rows, "japanese-1989");
-    assert_eq!(jp["reason"], "no-resumption", "{jp}");
+    assert!(jp["violation"].is_null(), "{jp}");
+    assert_eq!(jp["resumptions"], "6", "{jp}");
     // A move that breaks a rule under some ruleset makes the exit code 1.
     judge(&["--all-rulesets", &fixture("nssk-retake.sgf")], 1);
     judge(&[&fixture("nssk-retake.sgf")], 0);
@@ -122,14 +126,14 @@ fn four_passes_end_the_game_with_every_stone_alive_whatever_the_marks_say() {
     // that settle disputes without resuming play, or end on two passes, refuse the third pass.
     let rows = judge_jsonl(&[
         "--rules",
-        "aga,japanese-1989,tromp-taylor",
+        "aga,chinese,tromp-taylor",
         &fixture("four-passes.sgf"),
     ]);
     let aga = row(&rows, "aga");
     assert_eq!(aga["count"], "B+5.5", "{aga}");
     assert_eq!(aga["check"], "agrees", "{aga}");
     assert_eq!(aga["resumptions"], "14", "{aga}");
-    assert_eq!(row(&rows, "japanese-1989")["reason"], "no-resumption");
+    assert_eq!(row(&rows, "chinese")["reason"], "no-resumption");
     assert_eq!(row(&rows, "tromp-taylor")["reason"], "game-over");
 }
 

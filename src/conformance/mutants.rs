@@ -194,6 +194,28 @@ pub fn mutants() -> Vec<Mutant> {
             flaw: R(|r| with(r, |r| r.white_passes_last = WhitePassesLast::No)),
         },
         Mutant {
+            name: "no-basic-ko-ban-with-nssk",
+            about: "drops the simple-ko ban where the rules add it to natural situational superko",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ko == KoRule::NaturalSituationalBasicKo {
+                        r.ko = KoRule::NaturalSituational;
+                    }
+                })
+            }),
+        },
+        Mutant {
+            name: "extra-pass-at-the-end-for-at-stop",
+            about: "makes White's extra pass at the very end where the rules put it at the stop, before a dispute",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.white_passes_last == WhitePassesLast::AtStop {
+                        r.white_passes_last = WhitePassesLast::Yes;
+                    }
+                })
+            }),
+        },
+        Mutant {
             name: "area-compensation-n",
             about: "gives White N points for N handicap stones under area counting instead of N-1",
             flaw: R(|r| {
@@ -281,8 +303,19 @@ pub fn mutants() -> Vec<Mutant> {
             about: "settles a dispute without resuming play where play resumes",
             flaw: R(|r| {
                 with(r, |r| {
-                    if matches!(r.ending, Ending::PauseAgreeResume | Ending::PlayOn) {
+                    if r.ending.resumes() {
                         r.ending = Ending::Agreement;
+                    }
+                })
+            }),
+        },
+        Mutant {
+            name: "aga-resumption-for-resume-on-request",
+            about: "resumes Japanese 1989 play the AGA way: the last passer's opponent first, two passes opening it end the game",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ending == Ending::ResumeOnRequest {
+                        r.ending = Ending::PauseAgreeResume;
                     }
                 })
             }),

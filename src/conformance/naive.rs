@@ -346,7 +346,11 @@ impl NaiveGame {
             Some(Logged::Play { color: c, at: q, captured: took })
                 if *c == color.opponent() && took == &[p] && captured == [*q]
         );
-        if self.rules.ko == KoRule::Simple && retake {
+        if matches!(
+            self.rules.ko,
+            KoRule::Simple | KoRule::NaturalSituationalBasicKo
+        ) && retake
+        {
             return Verdict::Illegal(Reason::Ko);
         }
         let repeats = self.history.iter().any(|old| {
@@ -354,7 +358,9 @@ impl NaiveGame {
                 KoRule::Simple => false,
                 KoRule::Positional => true,
                 KoRule::Situational => old.to_move == color.opponent(),
-                KoRule::NaturalSituational => old.made_by_play_of == Some(color),
+                KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
+                    old.made_by_play_of == Some(color)
+                }
             };
             relevant && old.grid == after
         });
@@ -422,8 +428,25 @@ impl NaiveGame {
         match self.rules.ending {
             Ending::PauseAgreeResume if resumption_opened_with_two_passes => self.end(),
             Ending::TwoPasses => self.end(),
-            Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => {
+            Ending::PauseAgreeResume
+            | Ending::PlayOn
+            | Ending::Agreement
+            | Ending::ResumeOnRequest => {
                 self.phase = Phase::Paused;
+                if self.rules.white_passes_last == WhitePassesLast::AtStop
+                    && self.last_passer() == Some(Color::Black)
+                {
+                    // White's extra pass at the stop, before any dispute (the AGA
+                    // summary's point 3): Black has the move if play resumes.
+                    self.hand_pass_stone(Color::White);
+                    self.log.push(Logged::Pass(Color::White));
+                    self.to_move = Color::Black;
+                    self.history.push(Position {
+                        grid: self.grid.clone(),
+                        to_move: Color::Black,
+                        made_by_play_of: None,
+                    });
+                }
             }
         }
     }
@@ -432,7 +455,7 @@ impl NaiveGame {
     /// last, White passes once more (and hands over a pass stone where they are in use).
     fn end(&mut self) {
         self.phase = Phase::Ended;
-        if self.rules.white_passes_last == WhitePassesLast::Yes
+        if self.rules.white_passes_last != WhitePassesLast::No
             && self.last_passer() == Some(Color::Black)
         {
             self.hand_pass_stone(Color::White);
@@ -456,6 +479,10 @@ impl NaiveGame {
                 self.end();
                 return nothing();
             }
+            // Japanese 1989, Article 9(3): the requester's opponent moves first, so either
+            // player may be named; a plain dispute leaves the turn where the passes left it.
+            (Ending::ResumeOnRequest, Some(first)) => first,
+            (Ending::ResumeOnRequest, None) => self.to_move,
             (Ending::TwoPasses | Ending::Agreement, _) => {
                 return Verdict::Illegal(Reason::NoResumption)
             }

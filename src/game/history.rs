@@ -197,7 +197,9 @@ impl History {
                 KoRule::Simple => false,
                 KoRule::Positional => true,
                 KoRule::Situational => e.to_move == mover.opponent(),
-                KoRule::NaturalSituational => e.created_by_play_of == Some(mover),
+                KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
+                    e.created_by_play_of == Some(mover)
+                }
             }
         };
         let mut matching = candidates.filter(relevant).peekable();

@@ -378,7 +378,12 @@ impl Game {
             return Err(Reason::Suicide);
         }
         let is_ko_retake = self.ko_ban == Some((color, point));
-        if is_ko_retake && self.rules.ko == KoRule::Simple {
+        if is_ko_retake
+            && matches!(
+                self.rules.ko,
+                KoRule::Simple | KoRule::NaturalSituationalBasicKo
+            )
+        {
             return Err(Reason::Ko);
         }
         let repeats = self
@@ -476,19 +481,30 @@ impl Game {
         }
         self.phase = match self.rules.ending {
             Ending::TwoPasses => Phase::Ended,
-            Ending::PauseAgreeResume | Ending::PlayOn | Ending::Agreement => Phase::Paused,
+            Ending::PauseAgreeResume
+            | Ending::PlayOn
+            | Ending::Agreement
+            | Ending::ResumeOnRequest => Phase::Paused,
         };
         if self.phase == Phase::Ended {
             // Play stops here for good: White passes last where the rules say so, as after
             // an agreement (AGA Rule 11: whenever play stops with Black's pass).
             self.white_passes_last();
+        } else if self.rules.white_passes_last == WhitePassesLast::AtStop
+            && self.last_passer == Some(Color::Black)
+        {
+            // The AGA summary's timing: White's extra pass at the stop itself, before any
+            // dispute, so Black has the move if play resumes.
+            self.white_passes_last();
+            self.to_move = Color::Black;
+            self.history.record(&mut self.board, Color::Black, None);
         }
     }
 
     /// Where the rules say White passes last and Black made the last pass, White passes once
     /// more, handing over another pass stone.
     fn white_passes_last(&mut self) {
-        if self.rules.white_passes_last == WhitePassesLast::Yes
+        if self.rules.white_passes_last != WhitePassesLast::No
             && self.last_passer == Some(Color::Black)
         {
             self.hand_pass_stone(Color::White);
@@ -520,7 +536,7 @@ impl Game {
     }
 
     fn dispute(&mut self, mover: Option<Color>) -> Verdict {
-        let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+        let resumes = self.rules.ending.resumes();
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
@@ -540,6 +556,9 @@ impl Game {
                 };
             }
             (Ending::PlayOn, Some(agreed)) => agreed,
+            // Japanese 1989, Article 9(3): either player may ask, and the other moves first,
+            // so a dispute may name either player; a plain dispute keeps the turn.
+            (Ending::ResumeOnRequest, Some(first)) => first,
             (_, Some(named)) if named != by_rule => return Verdict::Illegal(Reason::OutOfTurn),
             _ => by_rule,
         };

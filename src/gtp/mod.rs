@@ -26,7 +26,8 @@
 //!   answer is `out-of-turn`), and two passes opening the resumption end the game with every
 //!   stone alive (White passing last where the rules say so). Under `play-on` the colour is
 //!   the player the players agreed moves first; without one they could not agree, and the
-//!   game ends with every stone alive. Refused with `? illegal move: not-paused` when play is
+//!   game ends with every stone alive; under `resume-on-request` the colour named (the
+//!   requester's opponent), else the player to move. Refused with `? illegal move: not-paused` when play is
 //!   not paused, `no-resumption` when the rules settle disputes otherwise (`agreement`,
 //!   `two-passes`), `game-over` after the end.
 //! - `goconform-agree [VERTEX ...]`: during a pause the players agree that the strings through
@@ -536,7 +537,7 @@ impl<'r> Engine<'r> {
         if reason != Reason::GamePaused {
             return illegal(reason);
         }
-        let resumes = matches!(self.rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+        let resumes = self.rules.ending.resumes();
         if resumes {
             format!(
                 "{} (play is paused after two passes: goconform-agree [VERTEX...] ends the game, goconform-dispute resumes play with {})",

@@ -493,7 +493,7 @@ fn settle(table: &mut Table, rules: Rules) -> Result<(), Fault> {
         table.dead = black;
         return Ok(());
     }
-    let resumes = matches!(rules.ending, Ending::PauseAgreeResume | Ending::PlayOn);
+    let resumes = rules.ending.resumes();
     if resumes {
         let mover = table.game.game().to_move();
         let next = match rules.ending {

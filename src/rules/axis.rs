@@ -86,6 +86,11 @@ axis!(
         /// No play may recreate a position that the same player earlier created by a board
         /// play (NSSK); passes create nothing.
         NaturalSituational = "natural-situational",
+        /// Natural situational superko together with the simple-ko ban: the immediate
+        /// recapture of a single stone that just captured a single stone is refused even where
+        /// a pass made the position it would restore (the reading of AGA Rule 6's commentary
+        /// and the AGA summary's point 5; the BGA's 2009 rules reportedly say the same).
+        NaturalSituationalBasicKo = "natural-situational-basic-ko",
     }
 );
 
@@ -167,8 +172,22 @@ axis!(
         PlayOn = "play-on",
         /// Two passes stop play; dead stones by agreement; disputes go to a referee.
         Agreement = "agreement",
+        /// Two passes stop play; agreement ends it; either player may ask to resume, and the
+        /// other player moves first (Japanese 1989, Article 9(3)). Any number of
+        /// resumptions; each ends again only by two passes and agreement.
+        ResumeOnRequest = "resume-on-request",
     }
 );
+
+impl Ending {
+    /// Whether a dispute after two passes resumes play (where it does not, it is refused).
+    pub fn resumes(self) -> bool {
+        matches!(
+            self,
+            Ending::PauseAgreeResume | Ending::PlayOn | Ending::ResumeOnRequest
+        )
+    }
+}
 
 axis!(
     /// Whether White must make the last pass (handing another pass stone if Black passed last).
@@ -178,6 +197,10 @@ axis!(
         Yes = "yes",
         /// Any two consecutive passes will do.
         No = "no",
+        /// As `yes`, but White's extra pass comes as soon as play stops with Black's pass,
+        /// before any dispute, so a resumption starts with Black (the AGA's "Summary of AGA
+        /// Rules", point 3, against the BGA and London timing of `yes`).
+        AtStop = "at-stop",
     }
 );
 

@@ -3,8 +3,9 @@
 // (docs/protocol.md): `goconform check --engine "jsonl:node tests/engines/tenuki/shim.js"`.
 //
 // What the shim claims, and why (docs/engines.md has the results):
-// - ko: every value. tenuki's `koRule` has simple, positional, situational and natural
-//   situational superko; it compares whole boards against every earlier state it keeps.
+// - ko: simple, positional, situational and natural situational superko, the four values
+//   tenuki's `koRule` has (natural-situational-basic-ko is not one: it is projected); it
+//   compares whole boards against every earlier state it keeps.
 // - suicide: forbidden only. tenuki refuses every self-capture and has no option for it.
 // - reasons: tenuki's `playAt` only says true or false, so the shim asks tenuki's own
 //   ruleset why: an occupied point, `_wouldBeSuicide`, else a repetition, which is `ko` when
@@ -165,7 +166,10 @@ serve({
   name: "tenuki",
   version: VERSION,
   capabilities: {
-    axes: { suicide: ["forbidden"] },
+    axes: {
+      ko: ["simple", "positional", "situational", "natural-situational"],
+      suicide: ["forbidden"],
+    },
     observes: OBSERVES,
     judges: ["occupied", "suicide", "ko", "superko"],
     events: ["play", "pass"],
