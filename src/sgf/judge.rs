@@ -775,6 +775,15 @@ pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
             "agatr-vi-b-7-two-stones",
             "logic-r7-step1",
         ],
+        // Where the rules allow suicide, the only suicide they refuse is one stone's, which
+        // leaves the board as it was: the repetition ban is the clause.
+        Reason::Suicide
+            if spec
+                .rules(ruleset)
+                .is_ok_and(|r| r.suicide != crate::rules::SuicideRule::Forbidden) =>
+        {
+            &["logic-r8"]
+        }
         Reason::Suicide => &[
             "aga-1991-r5-suicide",
             "agatr-vi-b-7-suicide",
