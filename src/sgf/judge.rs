@@ -197,6 +197,10 @@ pub fn rules_with_komi(
     rules
 }
 
+/// A violation met in a replay: move number, who, the move, the reason, the artifact it most
+/// likely is, and how the replay went on past it.
+pub type ReplayedViolation = (usize, Color, Move, Reason, Option<Artifact>, &'static str);
+
 /// The game after a record's moves, with what happened on the way.
 pub struct Replay {
     /// The game after the moves played.
@@ -207,7 +211,7 @@ pub struct Replay {
     pub violation: Option<(usize, Color, Move, Reason)>,
     /// Every violation, in order: move number, who, the move, the reason, the artifact it
     /// most likely is, and how the replay went on past it.
-    pub violations: Vec<(usize, Color, Move, Reason, Option<Artifact>, &'static str)>,
+    pub violations: Vec<ReplayedViolation>,
     /// The move number where the replay could not go on, if it stopped early.
     pub stopped_at: Option<usize>,
     /// Move numbers before which play resumed after two passes (an implied dispute).
@@ -330,13 +334,10 @@ pub fn replay_with(record: &Record, rules: Rules, repair: bool) -> Result<Replay
                     "left off the board"
                 }
             }
-            (_, Some(Artifact::OwnStone)) if repair => {
-                if game.apply(Event::Move(color, Move::Pass)).is_legal() {
-                    "repaired: read as a pass"
-                } else {
-                    turn_free = true;
-                    "left off the board"
-                }
+            (_, Some(Artifact::OwnStone))
+                if repair && game.apply(Event::Move(color, Move::Pass)).is_legal() =>
+            {
+                "repaired: read as a pass"
             }
             _ => {
                 turn_free = true;

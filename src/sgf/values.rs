@@ -145,7 +145,7 @@ impl RecordedResult {
             "f" | "forfeit" => RecordedResult::Forfeit(color),
             number => match number.parse::<f64>() {
                 // A margin of nothing is no win: SGF writes a draw `0`, and `B+0` says the same.
-                Ok(value) if value == 0.0 => RecordedResult::Draw,
+                Ok(0.0) => RecordedResult::Draw,
                 Ok(value) if value.is_finite() && value > 0.0 => match Komi::from_f64(value) {
                     Some(margin) => RecordedResult::Score(color, margin.half_points()),
                     // SGF allows any real number as a score; a margin that no count in points
