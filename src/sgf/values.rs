@@ -279,7 +279,13 @@ mod tests {
     fn results() {
         use RecordedResult as R;
         assert_eq!(R::parse("B+3.5"), R::Score(Color::Black, 7));
-        assert_eq!(R::parse("W+0.0"), R::Score(Color::White, 0));
+        // A margin of nothing is a draw (issue 33: it was read as a win by nothing).
+        assert_eq!(R::parse("W+0.0"), R::Draw);
+        assert_eq!(R::parse("B+0"), R::Draw);
+        // Any real number is valid SGF; one no count in points gives names the winner only.
+        assert_eq!(R::parse("W+1.25"), R::Margin(Color::White, "1.25".into()));
+        assert_eq!(R::parse("W+1.25").to_string(), "W+1.25");
+        assert_eq!(R::parse("W+1.25").counted(), None);
         assert_eq!(R::parse("W+R"), R::Resignation(Color::White));
         assert_eq!(R::parse("w+resign"), R::Resignation(Color::White));
         assert_eq!(R::parse("B+T"), R::Time(Color::Black));
