@@ -163,7 +163,10 @@ fn every_violation_is_listed_and_repair_judges_the_count() {
     assert_eq!(said.matches("record artifact (").count(), 2, "{said}");
     let (code, said) = judge(&["--repair"], &paths);
     assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("RE B+5: agrees"), "{said}");
+    assert!(
+        said.contains("RE B+5, counted B+5 (no stone marked dead): agrees"),
+        "{said}"
+    );
     assert!(said.contains("note: judged with --repair"), "{said}");
 }
 
@@ -202,7 +205,7 @@ fn finished(km: &str, re: &str) -> String {
 #[test]
 fn komi_and_results_as_real_records_spell_them() {
     let cases: Vec<(&str, String, &[&str], &str)> = vec![
-        ("agrees.sgf", finished("KM[0]", "B+5"), &[], "RE B+5: agrees"),
+        ("agrees.sgf", finished("KM[0]", "B+5"), &[], "RE B+5, counted B+5 (no stone marked dead): agrees"),
         (
             "km0-half.sgf",
             finished("KM[0]", "B+4.5"),
@@ -213,7 +216,7 @@ fn komi_and_results_as_real_records_spell_them() {
             "komi-given.sgf",
             finished("KM[0]", "B+4.5"),
             &["--komi", "0.5"],
-            "RE B+4.5: agrees",
+            "RE B+4.5, counted B+4.5 (no stone marked dead): agrees",
         ),
         ("no-km.sgf", finished("", "B+5"), &[], "no KM: the komi is not recorded"),
         (
@@ -222,7 +225,7 @@ fn komi_and_results_as_real_records_spell_them() {
             &[],
             "a margin of 1.25, not a whole or half number of points",
         ),
-        ("zero.sgf", finished("KM[5]", "B+0"), &[], "RE 0: agrees"),
+        ("zero.sgf", finished("KM[5]", "B+0"), &[], "RE 0, counted 0 (no stone marked dead): agrees"),
         (
             "unfinished.sgf",
             "(;SZ[5]RU[chinese]KM[0]RE[B+5];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de])"
@@ -257,4 +260,19 @@ fn consistent_is_never_given_where_the_other_winner_is_consistent_too() {
     };
     let (vw, vb) = (verdict(&w), verdict(&b));
     assert!(vw != vb || vw.starts_with("not checkable"), "{w}\n{b}");
+}
+
+#[test]
+fn score_and_judge_give_one_count_for_a_record() {
+    // Play paused with Black's pass last: under bga the agreement has White pass last, which
+    // hands Black one more pass stone. `score` left it out (B+4 against judge's B+5).
+    let body = "(;SZ[5]RU[bga]KM[0]RE[B+5];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de];B[aa];W[];B[]TB[ba]TW[ea])";
+    let paths = records("one-count", &[("bga.sgf", body)]);
+    let (code, said) = judge(&["-v"], &paths);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("RE B+5, counted B+5: agrees"), "{said}");
+    let path = paths[0].display().to_string();
+    let out = goconform(&["score", &path]);
+    let scored = text(&out);
+    assert!(scored.contains("result: B+5"), "{scored}");
 }

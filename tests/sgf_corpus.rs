@@ -78,6 +78,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     let mut broken_records = 0;
     let mut same_when_swapped: Vec<String> = Vec::new();
     let mut swapped_pairs = 0;
+    let mut to_score: Vec<(PathBuf, String, String)> = Vec::new();
     let mut counted = 0;
     let mut games = 0;
     for path in &files {
@@ -145,6 +146,9 @@ fn every_record_of_the_corpus_is_read_and_judged() {
             ) {
                 counted += 1;
                 *checks.entry(verdict_key(&j.check)).or_default() += 1;
+                if let Some(count) = &j.count {
+                    to_score.push((path.clone(), ruleset.to_string(), count.result()));
+                }
                 let repaired = judge_with(
                     &record,
                     ruleset,
@@ -196,6 +200,40 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     assert!(same_when_swapped.is_empty(), "{same_when_swapped:?}");
     assert!(swapped_pairs > 500, "{swapped_pairs} swapped pairs");
 
+    // One count: `score` gives every record judge counted the result judge counted.
+    let mut score_differs = Vec::new();
+    for (path, ruleset, judged) in &to_score {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .args([
+                "--root",
+                env!("CARGO_MANIFEST_DIR"),
+                "score",
+                "--rules",
+                ruleset,
+            ])
+            .arg(path)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let scored = text
+            .lines()
+            .find_map(|l| l.strip_prefix("result: "))
+            .unwrap_or("none")
+            .to_string();
+        if &scored != judged {
+            score_differs.push(format!(
+                "{}: judge {judged}, score {scored}",
+                path.display()
+            ));
+        }
+    }
+    println!(
+        "score and judge over {} counted records: {score_differs:?}",
+        to_score.len()
+    );
+    assert!(score_differs.is_empty(), "{score_differs:?}");
+    assert!(!to_score.is_empty());
+
     // The figures README.md gives, regenerated here so they cannot go stale.
     let list = |map: &BTreeMap<String, usize>| {
         map.iter()
@@ -210,7 +248,8 @@ fn every_record_of_the_corpus_is_read_and_judged() {
          - {counted} counted results: {plain}.\n\
          - with `--repair`: {repaired}.\n\
          - the same {swapped} records with the winner swapped: no verdict other than not \
-         checkable is given to both a record and its swapped copy.\n",
+         checkable is given to both a record and its swapped copy.\n\
+         - `score` and `judge` give the same result for all {scored} records judge counts.\n",
         files = files.len(),
         read = games - refused.len(),
         refused = refused.len(),
@@ -219,6 +258,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         plain = list(&checks),
         repaired = list(&repaired_checks),
         swapped = swapped_pairs,
+        scored = to_score.len(),
     );
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();

@@ -407,7 +407,13 @@ fn check_text(j: &Judgement, record: &Record) -> String {
     let counted = j
         .count
         .as_ref()
-        .map(|c| format!(", counted {}", c.result()))
+        .map(|c| {
+            if record.territory.is_none() {
+                format!(", counted {} (no stone marked dead)", c.result())
+            } else {
+                format!(", counted {}", c.result())
+            }
+        })
         .unwrap_or_default();
     let detail = match &j.check {
         ResultCheck::Agrees => "agrees".to_string(),

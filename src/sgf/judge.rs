@@ -155,9 +155,8 @@ pub struct Judgement {
     pub resumptions: Vec<usize>,
     /// Whether play stopped with two passes in a row.
     pub ended_by_passes: bool,
-    /// The count with the recorded dead stones, where the record marks them or play ended in
-    /// a way that needs none to be named (the count of the position as it stands otherwise
-    /// would guess): `None` where the dead stones are not known.
+    /// The count with the recorded dead stones (none where the record marks none) where play
+    /// ended with two passes or the record marks them; `None` for a game stopped otherwise.
     pub count: Option<Count>,
     /// The dead stones the count used.
     pub dead: Vec<Point>,
@@ -473,6 +472,10 @@ pub fn judge_with(
             match &recorded_dead {
                 Some(dead) => (Some(counter.count(dead)), dead.clone()),
                 None if !counter.removable() => (Some(counter.count(&[])), Vec::new()),
+                // Play ended with two passes and no marks: the count with no stone dead (the
+                // players' agreement, White passing last where the rules say so), which is
+                // what `score` gives; reports say that nothing was taken as dead.
+                None if ended_by_passes => (Some(counter.count(&[])), Vec::new()),
                 None => (None, Vec::new()),
             }
         };
