@@ -276,3 +276,50 @@ fn score_and_judge_give_one_count_for_a_record() {
     let scored = text(&out);
     assert!(scored.contains("result: B+5"), "{scored}");
 }
+
+#[test]
+fn loadsgf_takes_the_rules_the_record_names() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let paths = records(
+        "loadsgf-ru",
+        &[
+            ("japanese.sgf", "(;SZ[9]RU[Japanese]KM[6.5];B[cc];W[dd])"),
+            ("korean.sgf", "(;SZ[9]RU[Korean]KM[6.5];B[cc];W[dd])"),
+        ],
+    );
+    let script = format!(
+        "loadsgf {}\nprintsgf\nloadsgf {}\nprintsgf\n",
+        paths[0].display(),
+        paths[1].display()
+    );
+    let root = root().display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .args(["--root", &root, "gtp", "--rules", "aga"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split_terminator("\n\n")
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers[0], "= black", "{answers:?}");
+    assert!(
+        answers[1].contains("RU[japanese-1989]") && answers[1].contains("KM[6.5]"),
+        "{answers:?}"
+    );
+    assert!(
+        answers[2].starts_with("? cannot load file: RU[Korean]"),
+        "{answers:?}"
+    );
+    // The refused record changed nothing: still the Japanese game.
+    assert!(answers[3].contains("RU[japanese-1989]"), "{answers:?}");
+}
