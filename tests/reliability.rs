@@ -629,8 +629,9 @@ fn judge_follows_a_link_to_a_record_and_reports_what_it_finds() {
     let said = text(&out);
     assert!(said.contains("linked.sgf"), "{said}");
     assert!(said.contains("broken.sgf"), "{said}");
-    // The broken link is unreadable: exit 2, as for any record that cannot be read.
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    // The broken link is unreadable, and the linked record breaks a rule: exit 3, both
+    // (judge's exit status never hides a rule broken).
+    assert_eq!(out.status.code(), Some(3), "{said}");
     std::fs::remove_file(judged.join("broken.sgf")).unwrap();
     let out = goconform(&["judge", judged.to_str().unwrap(), "--verbose"]);
     let said = text(&out);
@@ -692,7 +693,8 @@ fn judge_names_an_unreadable_subfolder_and_goes_on() {
     assert!(said.contains("bad.sgf"), "{said}");
     assert!(said.contains("locked"), "{said}");
     assert!(said.to_lowercase().contains("permission denied"), "{said}");
-    assert_eq!(out.status.code(), Some(2), "{said}");
+    // Unreadable (2) and a rule broken in bad.sgf (1): 3.
+    assert_eq!(out.status.code(), Some(3), "{said}");
 }
 
 /// Whether python3 runs here (the scripted GTP players need it); says so when it does not.
@@ -1271,4 +1273,132 @@ fn standings_of_many_tied_players_take_n_log_n_steps() {
         assert!(noted < 200 * n, "{noted} bytes of notes");
         tiebreak::work_counted() - before
     });
+}
+
+/// Writes `text` as an SGF file in a scratch folder and runs `judge` on it.
+fn judge_text(name: &str, text: &str, extra: &[&str]) -> Output {
+    let path = scratch(name).join("record.sgf");
+    std::fs::write(&path, text).unwrap();
+    let mut args = vec!["judge"];
+    args.extend_from_slice(extra);
+    let path = path.display().to_string();
+    args.push(&path);
+    goconform(&args)
+}
+
+#[test]
+fn a_refused_set_up_is_never_all_legal() {
+    // S1 as reported: a set-up point repeated in a second set-up node. The set-up is one
+    // black stone; the moves are then judged (move 2 plays on White's stone).
+    let out = judge_text(
+        "s1-repeated",
+        "(;SZ[9]RU[aga]AB[aa];AB[aa];W[bb];B[bb];W[bb];B[bb])",
+        &[],
+    );
+    let said = text(&out);
+    assert!(!said.contains("all legal"), "{said}");
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("move 2 (B B8) breaks a rule: occupied"),
+        "{said}"
+    );
+    // A set-up string with no liberties: the rules cannot start from it, so nothing is judged,
+    // and the exit status says so.
+    let out = judge_text(
+        "s1-no-liberty",
+        "(;SZ[9]RU[aga]AB[aa]AW[ab][ba];B[cc];W[dd])",
+        &[],
+    );
+    let said = text(&out);
+    assert!(!said.contains("all legal"), "{said}");
+    assert!(said.contains("not judged: the set-up is refused"), "{said}");
+    assert!(said.contains("1 not judged (set-up refused)"), "{said}");
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    let rows = judge_text(
+        "s1-no-liberty-jsonl",
+        "(;SZ[9]RU[aga]AB[aa]AW[ab][ba];B[cc];W[dd])",
+        &["--format", "jsonl"],
+    );
+    let first = String::from_utf8_lossy(&rows.stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(first.contains("\"check\":\"not-judged\""), "{first}");
+}
+
+#[test]
+fn identifiers_without_an_upper_case_letter_are_refused_where_they_stand() {
+    // S2: `ab` and `w` have no upper-case letter; SGF ignores lower-case letters in an
+    // identifier, which leaves nothing: a located error, not a silently dropped property.
+    for (name, record, column) in [
+        ("s2-ab", "(;SZ[9]RU[aga]ab[aa];W[aa])", 15),
+        ("s2-w", "(;SZ[9]RU[aga];B[cc];w[dd];B[ee])", 22),
+    ] {
+        let out = judge_text(name, record, &[]);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{record}: {said}");
+        assert!(
+            said.contains(&format!("record.sgf:1:{column}: "))
+                && said.contains("no upper-case letter"),
+            "{record}: {said}"
+        );
+    }
+    // `aB` is `B`, as SGF reads it: judged like any black move.
+    let out = judge_text("s2-mixed", "(;SZ[9]RU[aga];aB[cc];W[dd])", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
+
+#[test]
+fn repeated_set_up_nodes_cost_work_in_proportion_to_their_number() {
+    // Q6: every set-up node repeats the same points; reading them must look each point up
+    // once, not scan a list that grows with every node. Work is counted (set-up look-ups),
+    // not timed: 4x the nodes must cost under 6x the work.
+    let work = |nodes: usize| {
+        let mut text = String::from("(;SZ[19]");
+        for _ in 0..nodes {
+            text.push_str(";AB[aa][bb][cc]AW[dd][ee]AE[ff]");
+        }
+        text.push_str(";B[qq])");
+        let before = goconform::sgf::setup_lookups();
+        let games = goconform::sgf::read(Path::new("q6.sgf"), text.as_bytes(), &Default::default())
+            .unwrap();
+        let record = games.into_iter().next().unwrap().unwrap();
+        assert_eq!(record.setup.stones.len(), 5);
+        goconform::sgf::setup_lookups() - before
+    };
+    let (small, medium, large) = (work(250), work(1000), work(4000));
+    assert!(small > 0);
+    assert!(medium * 10 < small * 60, "{small} -> {medium}");
+    assert!(large * 10 < medium * 60, "{medium} -> {large}");
+}
+
+#[test]
+fn judge_names_the_fallback_only_when_given_and_numbers_every_game() {
+    // The note "judged under --fallback-rules" only where that option chose the ruleset.
+    let out = judge_text("no-option-record", "(;SZ[9]RU[aga];B[cc];W[dd])", &["-v"]);
+    assert!(!text(&out).contains("fallback"), "{}", text(&out));
+    let out = judge_text(
+        "option-given",
+        "(;SZ[9];B[cc];W[dd])",
+        &["-v", "--fallback-rules", "aga"],
+    );
+    assert!(
+        text(&out).contains("judged under --fallback-rules aga"),
+        "{}",
+        text(&out)
+    );
+    // Game 2 of a file with no ruleset is game 2 in jsonl, not game 0.
+    let out = judge_text(
+        "jsonl-game-number",
+        "(;SZ[9]RU[aga];B[cc])(;SZ[9];B[cc])",
+        &["--format", "jsonl"],
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["game"], 1);
+    assert_eq!(lines[1]["game"], 2, "{lines:?}");
+    assert_eq!(lines[1]["check"], "no-ruleset");
 }

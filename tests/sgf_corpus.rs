@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use goconform::sgf::judge::{judge, ResultCheck};
+use goconform::sgf::judge::{judge, judge_with, Artifact, JudgeOptions, ResultCheck};
 use goconform::sgf::{self, RecordedResult};
 use goconform::spec::Spec;
 
@@ -73,8 +73,13 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     let mut refused: Vec<String> = Vec::new();
     let mut curiosities: Vec<String> = Vec::new();
     let mut checks: BTreeMap<String, usize> = BTreeMap::new();
+    let mut repaired_checks: BTreeMap<String, usize> = BTreeMap::new();
+    let mut classes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut broken_records = 0;
+    let mut same_when_swapped: Vec<String> = Vec::new();
+    let mut swapped_pairs = 0;
+    let mut to_score: Vec<(PathBuf, String, String)> = Vec::new();
     let mut counted = 0;
-    let mut disagree_komi_zero = 0;
     let mut games = 0;
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -100,67 +105,76 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                 }
             };
             let ruleset = record.ruleset().unwrap_or("aga");
-            let j = judge(&record, ruleset, spec.rules(ruleset).unwrap(), &spec);
-            if let Some(v) = &j.violation {
-                // The record itself must show the failure of alternation: the move before
-                // the violation (counting any handicap written as moves) is the same colour.
-                let text = String::from_utf8_lossy(&bytes);
-                assert_eq!(
-                    text.matches('(').count(),
-                    1,
-                    "{}: variations",
-                    path.display()
-                );
-                let colours = raw_move_colours(&text);
-                let offset = if record.handicap_from_moves {
-                    record.setup.handicap.len()
-                } else {
-                    0
-                };
+            let rules = spec.rules(ruleset).unwrap();
+            let j = judge(&record, ruleset, rules, &spec);
+            let text = String::from_utf8_lossy(&bytes);
+            let colours = raw_move_colours(&text);
+            let offset = if record.handicap_from_moves {
+                record.setup.handicap.len()
+            } else {
+                0
+            };
+            for v in &j.violations {
+                // Every artifact is confirmed from the raw text, independently of the reader.
                 let at = offset + v.move_number - 1;
-                assert_eq!(
-                    v.reason.to_string(),
-                    "out-of-turn",
-                    "{}: move {} breaks {ruleset} for another reason",
-                    path.display(),
-                    v.move_number
-                );
-                assert!(
-                    at >= 1 && colours[at] == colours[at - 1],
-                    "{}: move {} is not a repeated colour in the text",
-                    path.display(),
-                    v.move_number
-                );
-                curiosities.push(format!(
-                    "{} move {} ({} twice in a row)",
-                    path.file_name().unwrap().to_string_lossy(),
-                    v.move_number,
-                    colours[at]
-                ));
+                let name = path.file_name().unwrap().to_string_lossy();
+                match v.artifact {
+                    Some(Artifact::MissingPass) => assert!(
+                        at >= 1 && colours[at] == colours[at - 1],
+                        "{name}: move {} is not a repeated colour in the text",
+                        v.move_number
+                    ),
+                    Some(Artifact::WhiteOpens) => assert!(
+                        at == 0 && colours[0] == 'W' && !text.contains("PL["),
+                        "{name}: move {} is not White opening",
+                        v.move_number
+                    ),
+                    Some(Artifact::OwnStone) | Some(Artifact::OpeningStones) | None => {}
+                }
+                let class = v.artifact.map_or("violation", |a| a.word());
+                *classes.entry(class.to_string()).or_default() += 1;
+                if v.artifact.is_none() {
+                    curiosities.push(format!("{name} move {} ({})", v.move_number, v.reason));
+                }
+            }
+            if !j.violations.is_empty() {
+                broken_records += 1;
             }
             if matches!(
                 record.result,
                 Some(RecordedResult::Score(..) | RecordedResult::Draw)
             ) {
                 counted += 1;
-                let key = match &j.check {
-                    ResultCheck::NotCheckable(why) if why.contains("groups without two eyes") => {
-                        "not-checkable (too many groups)".to_string()
-                    }
-                    ResultCheck::NotCheckable(why) if why.contains("breaks a rule") => {
-                        "not-checkable (a move breaks a rule)".to_string()
-                    }
-                    other => other.word().to_string(),
-                };
-                if matches!(j.check, ResultCheck::Disagrees)
-                    && record
-                        .komi
-                        .as_ref()
-                        .is_some_and(|k| k.komi.half_points() == 0)
-                {
-                    disagree_komi_zero += 1;
+                *checks.entry(verdict_key(&j.check)).or_default() += 1;
+                if let Some(count) = &j.count {
+                    to_score.push((path.clone(), ruleset.to_string(), count.result()));
                 }
-                *checks.entry(key).or_default() += 1;
+                let repaired = judge_with(
+                    &record,
+                    ruleset,
+                    rules,
+                    &spec,
+                    &JudgeOptions {
+                        repair: true,
+                        komi: None,
+                    },
+                );
+                *repaired_checks
+                    .entry(verdict_key(&repaired.check))
+                    .or_default() += 1;
+                // The same record with the other winner never gets the same verdict, unless
+                // neither can be checked.
+                if let Some(RecordedResult::Score(color, half)) = &record.result {
+                    let mut other = record.clone();
+                    other.result = Some(RecordedResult::Score(color.opponent(), *half));
+                    let swapped = judge(&other, ruleset, rules, &spec);
+                    if swapped.check.word() == j.check.word()
+                        && !matches!(j.check, ResultCheck::NotCheckable(_))
+                    {
+                        same_when_swapped.push(format!("{}: {}", path.display(), j.check.word()));
+                    }
+                    swapped_pairs += 1;
+                }
             }
         }
     }
@@ -169,14 +183,13 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     for r in &refused {
         println!("  {r}");
     }
-    println!(
-        "moves that break the rules RU names ({}):",
-        curiosities.len()
-    );
+    println!("moves refused, by class: {classes:?}");
     for c in &curiosities {
         println!("  {c}");
     }
     println!("counted results ({counted}): {checks:?}");
+    println!("counted results with --repair: {repaired_checks:?}");
+    println!("swapped winners ({swapped_pairs}): same verdict for {same_when_swapped:?}");
 
     // The one refusal: a komi written into HA.
     assert_eq!(
@@ -184,29 +197,68 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         vec!["05001.sgf: key `HA`: `7.5` is not a number of handicap stones".to_string()]
     );
     assert_eq!(checks.values().sum::<usize>(), counted);
+    assert!(same_when_swapped.is_empty(), "{same_when_swapped:?}");
+    assert!(swapped_pairs > 500, "{swapped_pairs} swapped pairs");
+
+    // One count: `score` gives every record judge counted the result judge counted.
+    let mut score_differs = Vec::new();
+    for (path, ruleset, judged) in &to_score {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .args([
+                "--root",
+                env!("CARGO_MANIFEST_DIR"),
+                "score",
+                "--rules",
+                ruleset,
+            ])
+            .arg(path)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let scored = text
+            .lines()
+            .find_map(|l| l.strip_prefix("result: "))
+            .unwrap_or("none")
+            .to_string();
+        if &scored != judged {
+            score_differs.push(format!(
+                "{}: judge {judged}, score {scored}",
+                path.display()
+            ));
+        }
+    }
+    println!(
+        "score and judge over {} counted records: {score_differs:?}",
+        to_score.len()
+    );
+    assert!(score_differs.is_empty(), "{score_differs:?}");
+    assert!(!to_score.is_empty());
 
     // The figures README.md gives, regenerated here so they cannot go stale.
-    let n = |key: &str| checks.get(key).copied().unwrap_or(0);
+    let list = |map: &BTreeMap<String, usize>| {
+        map.iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let figures = format!(
         "- {files} records: {read} read, {refused} refused (`05001.sgf`: `HA[7.5]`, a komi written \
          as the handicap).\n\
-         - {broken} records break the rules their `RU` names, every one by two moves in a row by \
-         one player in the record itself (no pass recorded between them); no ko, superko, \
-         suicide or occupied point.\n\
-         - {counted} counted results: {agree} agree, {consistent} consistent, {disagree} disagree \
-         ({disagree_komi_zero} of them recorded with `KM[0]`, where the server kept the komi \
-         elsewhere), {unchecked} not checkable ({groups} with too many groups, {broken_count} \
-         after a move that breaks a rule).\n",
+         - {broken} records have a move the rules their `RU` names refuse; by class: {classes}.\n\
+         - {counted} counted results: {plain}.\n\
+         - with `--repair`: {repaired}.\n\
+         - the same {swapped} records with the winner swapped: no verdict other than not \
+         checkable is given to both a record and its swapped copy.\n\
+         - `score` and `judge` give the same result for all {scored} records judge counts.\n",
         files = files.len(),
         read = games - refused.len(),
         refused = refused.len(),
-        broken = curiosities.len(),
-        agree = n("agrees"),
-        consistent = n("consistent"),
-        disagree = n("disagrees"),
-        unchecked = n("not-checkable (too many groups)") + n("not-checkable (a move breaks a rule)"),
-        groups = n("not-checkable (too many groups)"),
-        broken_count = n("not-checkable (a move breaks a rule)"),
+        broken = broken_records,
+        classes = list(&classes),
+        plain = list(&checks),
+        repaired = list(&repaired_checks),
+        swapped = swapped_pairs,
+        scored = to_score.len(),
     );
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
@@ -215,9 +267,51 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         "README.md's corpus figures are stale; they are now:\n{figures}"
     );
     assert!(counted > 500, "{counted} counted results");
-    assert!(checks.get("agrees").copied().unwrap_or(0) > 0, "{checks:?}");
-    assert!(
-        checks.get("consistent").copied().unwrap_or(0) > 0,
-        "{checks:?}"
-    );
+    // The two reports README.md shows are what judge prints for those records now.
+    let corpus_root = dir.parent().unwrap();
+    for args in [
+        &["--rules", "aga", "--repair", "sgf/00010.sgf"][..],
+        &["sgf/04931.sgf"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_goconform"))
+            .arg("judge")
+            .args(args)
+            .current_dir(corpus_root)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let report = text.split("\n\n").next().unwrap();
+        let shown = format!("$ goconform judge {}\n{report}\n", args.join(" "));
+        assert!(
+            readme.contains(&shown),
+            "README.md's report is stale:\n{shown}"
+        );
+    }
+    // No move of the corpus breaks a rule other than as a record artifact.
+    assert!(curiosities.is_empty(), "{curiosities:?}");
+}
+
+/// A verdict as the figures name it, with the reason for not checking.
+fn verdict_key(check: &ResultCheck) -> String {
+    match check {
+        ResultCheck::NotCheckable(why) => {
+            let why = if why.contains("groups without two eyes") {
+                "too many groups"
+            } else if why.contains("breaks a rule") {
+                "a move breaks a rule"
+            } else if why.contains("did not end on the board") {
+                "not ended on the board"
+            } else if why.contains("komi likely not recorded") {
+                "KM[0] with a half point"
+            } else if why.contains("no KM") {
+                "no KM"
+            } else if why.contains("dead stones decide") {
+                "either winner"
+            } else {
+                "other"
+            };
+            format!("not checkable ({why})")
+        }
+        other => other.word().to_string(),
+    }
 }

@@ -3,8 +3,12 @@
 //!
 //! Files are judged in parallel (rayon) and reported in the order given (folders sorted), with
 //! a progress bar on a terminal. A record that cannot be read is one located error and the
-//! run goes on. Exit code: 2 if any record could not be read or judged (no ruleset for it), else
-//! 1 if any move of any record breaks a rule, else 0.
+//! run goes on. Exit code: 0 when every record was read and judged and no move breaks a rule;
+//! 1 when a move of some record breaks a rule (a record artifact included) and every record
+//! was judged; 2 when some record could not be read or judged (no ruleset for it, or a set-up
+//! the rules refuse) and no move of those judged breaks a rule; 3 when both happened. So a
+//! rule broken is never hidden by a record left unjudged: the exit code's bit 1 says a rule was
+//! broken, bit 2 that something was not judged.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -20,7 +24,7 @@ use serde::Serialize;
 use super::{load_spec, CommandResult, Project};
 use crate::board::Move;
 use crate::rules::Rules;
-use crate::sgf::judge::{judge, Judgement, ResultCheck};
+use crate::sgf::judge::{judge_with, JudgeOptions, Judgement, ResultCheck, Violation};
 use crate::sgf::{self, KomiUnits, ReadOptions, Record};
 use crate::spec::location::Located;
 use crate::spec::Spec;
@@ -50,6 +54,14 @@ pub(super) struct JudgeArgs {
     /// Fox server writes 750 for 7.5), points, or hundredths.
     #[arg(long, value_name = "UNITS", default_value = "auto", value_parser = parse_units)]
     komi_units: KomiUnits,
+    /// Judge every record under this komi, whatever its KM says (or where it has none).
+    #[arg(long, value_name = "POINTS", value_parser = parse_komi_points, allow_hyphen_values = true)]
+    komi: Option<crate::rules::Komi>,
+    /// Repair record artifacts and judge on: a pass by the other player inserted before a
+    /// second move in a row by one colour, a play on one's own stone read as a pass; the count
+    /// of a record whose only violations are artifacts is then judged. Every report says so.
+    #[arg(long)]
+    repair: bool,
     /// The output: text (what needs attention, then a summary), jsonl (one object per record
     /// and ruleset, then the summary) or csv (one row per record and ruleset).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -60,6 +72,14 @@ pub(super) struct JudgeArgs {
     /// Text: every record under every ruleset, not only what needs attention.
     #[arg(short, long)]
     verbose: bool,
+}
+
+fn parse_komi_points(word: &str) -> Result<crate::rules::Komi, String> {
+    word.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(crate::rules::Komi::from_f64)
+        .ok_or_else(|| format!("`{word}` is not a whole or half number of points"))
 }
 
 fn parse_units(word: &str) -> Result<KomiUnits, String> {
@@ -76,10 +96,14 @@ enum Format {
 
 /// What became of one game of a file.
 enum Outcome {
-    /// The file or the game could not be read.
-    Unreadable(Located),
+    /// The file or the game (numbered from 0) could not be read.
+    Unreadable(Located, usize),
     /// Read, but there is no ruleset to judge it under.
-    NoRuleset { name: String, message: String },
+    NoRuleset {
+        name: String,
+        game: usize,
+        message: String,
+    },
     Judged {
         record: Box<Record>,
         judgements: Vec<Judgement>,
@@ -106,6 +130,10 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
     let options = ReadOptions {
         komi_units: args.komi_units,
     };
+    let judging = JudgeOptions {
+        repair: args.repair,
+        komi: args.komi,
+    };
     let started = Instant::now();
     let bar = if crate::conformance::harness::progress_wanted() && files.len() > 1 {
         let bar =
@@ -121,6 +149,7 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
         let outcomes = judge_one_file(
             path,
             &options,
+            &judging,
             &rulesets,
             args.fallback_rules.as_deref(),
             &spec,
@@ -154,13 +183,14 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
     written
         .and_then(|()| out.flush())
         .map_err(|e| format!("cannot write the report: {e}"))?;
-    Ok(if summary.unreadable + summary.no_ruleset > 0 {
-        ExitCode::from(2)
-    } else if summary.records_with_violation > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(exit_code(&summary)))
+}
+
+/// The exit code: bit 1 a move that breaks a rule, bit 2 a record not read or not judged.
+fn exit_code(summary: &Summary) -> u8 {
+    let broken = u8::from(summary.records_with_violation > 0);
+    let unjudged = u8::from(summary.unreadable + summary.no_ruleset + summary.not_judged > 0);
+    broken | (unjudged << 1)
 }
 
 /// Every SGF file under the given paths: files as given, folders searched recursively
@@ -238,18 +268,20 @@ fn collect_entries(entries: std::fs::ReadDir, dir: &Path, found: &mut Vec<PathBu
 fn judge_one_file(
     path: &Path,
     options: &ReadOptions,
+    judging: &JudgeOptions,
     rulesets: &[(String, Rules)],
     fallback: Option<&str>,
     spec: &Spec,
 ) -> Vec<Outcome> {
     let games = match sgf::read_file(path, options) {
         Ok(games) => games,
-        Err(e) => return vec![Outcome::Unreadable(e)],
+        Err(e) => return vec![Outcome::Unreadable(e, 0)],
     };
     games
         .into_iter()
-        .map(|game| match game {
-            Err(e) => Outcome::Unreadable(e),
+        .enumerate()
+        .map(|(index, game)| match game {
+            Err(e) => Outcome::Unreadable(e, index),
             Ok(record) => {
                 let fallback: Vec<String> = match (fallback, record.ruleset()) {
                     (Some(name), None) => vec![name.to_string()],
@@ -265,14 +297,16 @@ fn judge_one_file(
                             Ok(chosen) => chosen,
                             Err(message) => {
                                 return Outcome::NoRuleset {
-                                    name: record.name(),
+                                    name: record.path.display().to_string(),
+                                    game: record.game,
                                     message,
                                 }
                             }
                         },
                         Err(message) => {
                             return Outcome::NoRuleset {
-                                name: record.name(),
+                                name: record.path.display().to_string(),
+                                game: record.game,
                                 message,
                             }
                         }
@@ -282,7 +316,15 @@ fn judge_one_file(
                 };
                 let judgements = chosen
                     .into_iter()
-                    .map(|(name, rules)| judge(&record, &name, rules, spec))
+                    .map(|(name, rules)| {
+                        let mut j = judge_with(&record, &name, rules, spec, judging);
+                        if fallback.contains(&name) {
+                            j.notes.push(format!(
+                                "RU names none of our rulesets: judged under --fallback-rules {name}"
+                            ));
+                        }
+                        j
+                    })
                     .collect();
                 Outcome::Judged {
                     record: Box::new(record),
@@ -300,7 +342,9 @@ struct Summary {
     games: usize,
     unreadable: usize,
     no_ruleset: usize,
+    not_judged: usize,
     moves: usize,
+    records_with_artifact: usize,
     records_with_violation: usize,
     rulesets: BTreeMap<String, RulesetTally>,
     seconds: f64,
@@ -311,6 +355,9 @@ struct RulesetTally {
     judged: usize,
     legal: usize,
     illegal: usize,
+    not_judged: usize,
+    violations: usize,
+    artifacts: BTreeMap<String, usize>,
     reasons: BTreeMap<String, usize>,
     agrees: usize,
     consistent: usize,
@@ -328,22 +375,42 @@ impl Summary {
         for outcome in outcomes {
             s.games += 1;
             match outcome {
-                Outcome::Unreadable(_) => s.unreadable += 1,
+                Outcome::Unreadable(..) => s.unreadable += 1,
                 Outcome::NoRuleset { .. } => s.no_ruleset += 1,
                 Outcome::Judged { record, judgements } => {
                     s.moves += record.events.len();
-                    if judgements.iter().any(|j| j.violation.is_some()) {
+                    if judgements.iter().any(|j| j.not_judged.is_some()) {
+                        s.not_judged += 1;
+                    }
+                    if judgements.iter().any(|j| !j.violations.is_empty()) {
                         s.records_with_violation += 1;
+                    }
+                    if judgements
+                        .iter()
+                        .any(|j| j.violations.iter().any(|v| v.artifact.is_some()))
+                    {
+                        s.records_with_artifact += 1;
                     }
                     for j in judgements {
                         let t = s.rulesets.entry(j.ruleset.clone()).or_default();
+                        if j.not_judged.is_some() {
+                            t.not_judged += 1;
+                            continue;
+                        }
                         t.judged += 1;
-                        match &j.violation {
-                            Some(v) => {
-                                t.illegal += 1;
-                                *t.reasons.entry(v.reason.to_string()).or_default() += 1;
+                        if j.violations.is_empty() {
+                            t.legal += 1;
+                        } else {
+                            t.illegal += 1;
+                        }
+                        for v in &j.violations {
+                            match v.artifact {
+                                Some(a) => {
+                                    *t.artifacts.entry(a.word().to_string()).or_default() += 1
+                                }
+                                None => t.violations += 1,
                             }
-                            None => t.legal += 1,
+                            *t.reasons.entry(v.reason.to_string()).or_default() += 1;
                         }
                         match j.check {
                             ResultCheck::Agrees => t.agrees += 1,
@@ -375,7 +442,13 @@ fn check_text(j: &Judgement, record: &Record) -> String {
     let counted = j
         .count
         .as_ref()
-        .map(|c| format!(", counted {}", c.result()))
+        .map(|c| {
+            if record.territory.is_none() {
+                format!(", counted {} (no stone marked dead)", c.result())
+            } else {
+                format!(", counted {}", c.result())
+            }
+        })
         .unwrap_or_default();
     let detail = match &j.check {
         ResultCheck::Agrees => "agrees".to_string(),
@@ -389,6 +462,42 @@ fn check_text(j: &Judgement, record: &Record) -> String {
     format!("RE {recorded}{counted}: {detail}")
 }
 
+/// One violation as a located line: a record artifact says what it most likely is and the repair
+/// it implies; every line says how the replay went on.
+fn violation_text(record: &Record, j: &Judgement, v: &Violation, game: &str) -> String {
+    let clauses = if v.clauses.is_empty() {
+        "no registered clause of this ruleset".to_string()
+    } else {
+        v.clauses.join(", ")
+    };
+    let kind = match v.artifact {
+        Some(a) => format!(
+            "record artifact ({}: {}; repair: {})",
+            a.word(),
+            match a {
+                crate::sgf::judge::Artifact::MissingPass => "a pass not recorded",
+                crate::sgf::judge::Artifact::OwnStone => "a pass written as a play",
+                crate::sgf::judge::Artifact::WhiteOpens => "White opens an even game",
+                crate::sgf::judge::Artifact::OpeningStones => "handicap stones written as moves",
+            },
+            a.repair()
+        ),
+        None => "breaks a rule".to_string(),
+    };
+    format!(
+        "{}:{}:{}: [{}]{} move {} ({}) {kind}: {} ({clauses}); {}",
+        record.path.display(),
+        v.position.line,
+        v.position.column,
+        j.ruleset,
+        game,
+        v.move_number,
+        move_text(v.color, v.mv),
+        v.reason,
+        v.went_on
+    )
+}
+
 fn print_text(
     out: &mut impl Write,
     outcomes: &[Outcome],
@@ -397,7 +506,7 @@ fn print_text(
 ) -> std::io::Result<()> {
     for outcome in outcomes {
         match outcome {
-            Outcome::Unreadable(e) => writeln!(out, "{e}")?,
+            Outcome::Unreadable(e, _) => writeln!(out, "{e}")?,
             Outcome::NoRuleset { message, .. } => writeln!(out, "{message}")?,
             Outcome::Judged { record, judgements } => {
                 let mut notes = Vec::new();
@@ -407,51 +516,41 @@ fn print_text(
                         record.setup.handicap.len()
                     ));
                 }
-                if record.ruleset().is_none() {
-                    notes.push(
-                        "RU names none of our rulesets: judged under --fallback-rules".to_string(),
-                    );
-                }
                 if let Some(reading) = record.komi.as_ref().and_then(|k| k.reading) {
                     if let Some(k) = &record.komi {
                         notes.push(format!("KM read as {reading}: komi {}", k.komi));
                     }
                 }
+                let game = if record.game > 0 {
+                    format!(" game {},", record.game + 1)
+                } else {
+                    String::new()
+                };
                 for j in judgements {
-                    let attention =
-                        j.violation.is_some() || matches!(j.check, ResultCheck::Disagrees);
+                    let attention = !j.violations.is_empty()
+                        || j.not_judged.is_some()
+                        || matches!(j.check, ResultCheck::Disagrees);
                     if !every && !attention {
                         continue;
                     }
-                    match &j.violation {
-                        Some(v) => writeln!(
-                            out,
-                            "{}:{}:{}: [{}]{} move {} ({}) breaks a rule: {} ({})",
-                            record.path.display(),
-                            v.position.line,
-                            v.position.column,
-                            j.ruleset,
-                            if record.game > 0 {
-                                format!(" game {},", record.game + 1)
-                            } else {
-                                String::new()
-                            },
-                            v.move_number,
-                            move_text(v.color, v.mv),
-                            v.reason,
-                            if v.clauses.is_empty() {
-                                "no registered clause of this ruleset".to_string()
-                            } else {
-                                v.clauses.join(", ")
-                            }
-                        )?,
-                        None => writeln!(
+                    if let Some(why) = &j.not_judged {
+                        writeln!(out, "{}: [{}] not judged: {why}", record.name(), j.ruleset)?;
+                        continue;
+                    }
+                    for v in &j.violations {
+                        writeln!(out, "{}", violation_text(record, j, v, &game))?;
+                    }
+                    if j.violations.is_empty() {
+                        writeln!(
                             out,
                             "{}: [{}] {} moves, all legal",
                             record.name(),
                             j.ruleset,
                             record.events.len()
-                        )?,
+                        )?;
+                    }
+                    if let Some(n) = j.stopped_at {
+                        writeln!(out, "    the moves from move {n} on are not judged")?;
                     }
                     if !j.resumptions.is_empty() {
                         let moves: Vec<String> =
@@ -463,10 +562,8 @@ fn print_text(
                         )?;
                     }
                     writeln!(out, "    {}", check_text(j, record))?;
-                    if every {
-                        for note in &notes {
-                            writeln!(out, "    note: {note}")?;
-                        }
+                    for note in j.notes.iter().chain(notes.iter().filter(|_| every)) {
+                        writeln!(out, "    note: {note}")?;
                     }
                 }
             }
@@ -477,14 +574,16 @@ fn print_text(
     }
     writeln!(
         out,
-        "{} files, {} games: {} judged, {} unreadable, {} with no ruleset; {} moves; {} games with a move that breaks a rule",
+        "{} files, {} games: {} judged, {} unreadable, {} with no ruleset, {} not judged (set-up refused); {} moves; {} games with a move that breaks a rule ({} with a record artifact)",
         summary.files,
         summary.games,
-        summary.games - summary.unreadable - summary.no_ruleset,
+        summary.games - summary.unreadable - summary.no_ruleset - summary.not_judged,
         summary.unreadable,
         summary.no_ruleset,
+        summary.not_judged,
         summary.moves,
-        summary.records_with_violation
+        summary.records_with_violation,
+        summary.records_with_artifact
     )?;
     if summary.rulesets.is_empty() {
         return Ok(());
@@ -518,10 +617,29 @@ fn print_text(
             let reasons: Vec<String> = t.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
             writeln!(
                 out,
-                "{:width$}  illegal by reason: {}",
+                "{:width$}  moves refused by reason: {}",
                 "",
                 reasons.join(", ")
             )?;
+            let artifacts: Vec<String> = t
+                .artifacts
+                .iter()
+                .map(|(a, n)| format!("{a} {n}"))
+                .collect();
+            writeln!(
+                out,
+                "{:width$}  record artifacts: {}; violations: {}",
+                "",
+                if artifacts.is_empty() {
+                    "none".to_string()
+                } else {
+                    artifacts.join(", ")
+                },
+                t.violations
+            )?;
+        }
+        if t.not_judged > 0 {
+            writeln!(out, "{:width$}  not judged: {}", "", t.not_judged)?;
         }
     }
     Ok(())
@@ -546,15 +664,19 @@ struct Row {
     count: Option<String>,
     check: String,
     detail: Option<String>,
+    /// The first violation's artifact class, if it is one.
+    artifact: Option<String>,
+    /// Every violation: `move:reason` or `move:reason:artifact`, space-separated.
+    violations: Option<String>,
 }
 
 fn rows(outcomes: &[Outcome]) -> Vec<Row> {
     let mut rows = Vec::new();
     for outcome in outcomes {
         match outcome {
-            Outcome::Unreadable(e) => rows.push(Row {
+            Outcome::Unreadable(e, game) => rows.push(Row {
                 file: e.file.display().to_string(),
-                game: 0,
+                game: game + 1,
                 ruleset: None,
                 moves: None,
                 violation_move: None,
@@ -567,15 +689,21 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                 recorded_result: None,
                 count: None,
                 check: "unreadable".to_string(),
+                artifact: None,
+                violations: None,
                 detail: Some(if e.key.is_empty() {
                     e.message.clone()
                 } else {
                     format!("{}: {}", e.key, e.message)
                 }),
             }),
-            Outcome::NoRuleset { name, message } => rows.push(Row {
+            Outcome::NoRuleset {
+                name,
+                game,
+                message,
+            } => rows.push(Row {
                 file: name.clone(),
-                game: 0,
+                game: game + 1,
                 ruleset: None,
                 moves: None,
                 violation_move: None,
@@ -588,6 +716,8 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                 recorded_result: None,
                 count: None,
                 check: "no-ruleset".to_string(),
+                artifact: None,
+                violations: None,
                 detail: Some(message.clone()),
             }),
             Outcome::Judged { record, judgements } => {
@@ -613,7 +743,24 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                         }),
                         recorded_result: record.result.as_ref().map(|r| r.to_string()),
                         count: j.count.as_ref().map(|c| c.result()),
-                        check: j.check.word().to_string(),
+                        check: if j.not_judged.is_some() {
+                            "not-judged".to_string()
+                        } else {
+                            j.check.word().to_string()
+                        },
+                        artifact: v.and_then(|v| v.artifact).map(|a| a.word().to_string()),
+                        violations: (!j.violations.is_empty()).then(|| {
+                            j.violations
+                                .iter()
+                                .map(|v| match v.artifact {
+                                    Some(a) => {
+                                        format!("{}:{}:{}", v.move_number, v.reason, a.word())
+                                    }
+                                    None => format!("{}:{}", v.move_number, v.reason),
+                                })
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        }),
                         detail: match &j.check {
                             ResultCheck::Consistent { dead } => Some(format!(
                                 "dead: {}",

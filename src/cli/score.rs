@@ -69,7 +69,7 @@ pub(super) enum Format {
 
 pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
     let spec = load_spec(root)?;
-    let position = load_position(root, &spec, args)?;
+    let mut position = load_position(root, &spec, args)?;
     let komi = args
         .komi
         .as_deref()
@@ -96,11 +96,11 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
             record: Some(record),
         },
         true,
-    ) = (&position, args.dead.is_empty())
+    ) = (&mut position, args.dead.is_empty())
     {
-        if let Some(marked) = record_dead_stones(&spec, scenario, record)
-            .map_err(|e| format!("{}: {e}", args.file.display()))?
-        {
+        let marked = record_dead_stones(&spec, scenario, record)
+            .map_err(|e| format!("{}: {e}", args.file.display()))?;
+        if let Some(marked) = &marked {
             if args.format == Format::Text && !marked.is_empty() {
                 let names: Vec<String> = marked.iter().map(|p| p.to_string()).collect();
                 outln!(
@@ -108,6 +108,17 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
                     names.join(" ")
                 );
             }
+        }
+        if ends_with_two_passes(record) {
+            // Play stopped with two passes: the players' agreement ends the game, with the
+            // marked stones dead (none without marks) and White passing last where the rules
+            // say so; exactly what `judge` counts. Where the rules ended the game already the
+            // agreement is refused and every stone counts as alive, as `judge` has it too.
+            scenario
+                .events
+                .push(crate::game::Event::Agree(marked.unwrap_or_default()));
+            scenario.event_lines.push(0);
+        } else if let Some(marked) = marked {
             dead = marked;
         }
     }
@@ -153,6 +164,16 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
         Format::Text => print_one(root, &position, &scored[0]),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a record's moves end with two passes in a row.
+fn ends_with_two_passes(record: &crate::sgf::Record) -> bool {
+    use crate::board::Move;
+    use crate::game::Event;
+    record.events.len() >= 2
+        && record.events[record.events.len() - 2..]
+            .iter()
+            .all(|e| matches!(e, Event::Move(_, Move::Pass)))
 }
 
 /// The dead stones an SGF record's territory marks name on its final position (the position

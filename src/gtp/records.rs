@@ -6,7 +6,9 @@ use super::*;
 impl Engine<'_> {
     /// `loadsgf FILE [MOVE]`: the record's set-up, komi and moves up to, not including, move
     /// number MOVE (counted from 1, as GNU Go counts), or up to the first move at the vertex
-    /// MOVE; the whole main line without one. The rules in force stay; the record's `TB`/`TW`
+    /// MOVE; the whole main line without one. The rules become those the record's `RU` names
+    /// (a record naming rules we do not have is refused; without `RU` the rules in force
+    /// stay), and the komi its `KM` gives; the record's `TB`/`TW`
     /// marks become the dead stones when the whole game is loaded. Answers the colour to move.
     /// A record that cannot be read, or a move the rules refuse, changes nothing.
     pub(super) fn loadsgf(&mut self, args: &[&str]) -> Answer {
@@ -47,12 +49,31 @@ impl Engine<'_> {
                 }
             },
         };
+        // RU: the record's rules, where it names one of ours; a record naming rules we do not
+        // specify is refused, so the game is never played under rules it does not say.
+        let named = match &record.rules {
+            None => None,
+            Some((_, crate::sgf::RulesTag::Ruleset(name))) => {
+                Some((name.to_string(), (self.resolve)(name)?))
+            }
+            Some((raw, crate::sgf::RulesTag::Unsupported(_))) => {
+                return Err(format!(
+                    "cannot load file: RU[{raw}] names rules this engine does not have; \
+                     goconform-rules chooses ours"
+                ))
+            }
+        };
         let saved = (
             self.rules,
             self.start.clone(),
             self.record.clone(),
             self.dead.clone(),
+            self.rules_name.clone(),
         );
+        if let Some((name, rules)) = named {
+            self.rules = rules;
+            self.rules_name = name;
+        }
         if let Some(k) = &record.komi {
             self.rules.komi = k.komi;
             self.rules.handicap_komi = k.komi;
@@ -76,8 +97,9 @@ impl Engine<'_> {
             Ok(())
         });
         if let Err(message) = loaded {
-            let (rules, start, record, dead) = saved;
+            let (rules, start, record, dead, name) = saved;
             self.rules = rules;
+            self.rules_name = name;
             let _ = self.restart(start);
             for event in record {
                 let _ = self.apply(event);

@@ -35,7 +35,45 @@ use super::{Record, RecordedResult};
 /// At most this many groups that could be dead are tried in every combination (2^n counts).
 pub const MAX_SEARCHED_GROUPS: usize = 10;
 
-/// The first move of a record that breaks a rule.
+/// What a move that breaks a rule most likely is, when it is an artifact of how the record was
+/// written rather than a move anyone played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Artifact {
+    /// A second move in a row by one colour: a pass went unrecorded.
+    MissingPass,
+    /// A play on a point holding the mover's own stone: a pass written as a play.
+    OwnStone,
+    /// White moves first in an even game (no `PL`, no handicap): the record starts with
+    /// White's reply, or the colours are swapped.
+    WhiteOpens,
+    /// Black moves in a row before White's first in a handicap game: the handicap stones
+    /// written as moves.
+    OpeningStones,
+}
+
+impl Artifact {
+    /// One word for tables and machines.
+    pub fn word(self) -> &'static str {
+        match self {
+            Artifact::MissingPass => "missing-pass",
+            Artifact::OwnStone => "own-stone",
+            Artifact::WhiteOpens => "white-opens",
+            Artifact::OpeningStones => "opening-stones",
+        }
+    }
+
+    /// The repair the artifact implies.
+    pub fn repair(self) -> &'static str {
+        match self {
+            Artifact::MissingPass | Artifact::WhiteOpens | Artifact::OpeningStones => {
+                "a pass by the other player inserted before it"
+            }
+            Artifact::OwnStone => "read as a pass",
+        }
+    }
+}
+
+/// A move of a record that breaks a rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     /// 1-based move number in the record.
@@ -50,6 +88,20 @@ pub struct Violation {
     pub position: super::Position,
     /// The clauses of the ruleset's documents behind the reason.
     pub clauses: Vec<String>,
+    /// What the move most likely is if it is an artifact of the record, not a move played.
+    pub artifact: Option<Artifact>,
+    /// How the replay went on past it.
+    pub went_on: &'static str,
+}
+
+/// How to judge: what the command line adds to the record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JudgeOptions {
+    /// Apply the repair each record artifact implies ([`Artifact::repair`]) and judge the count
+    /// of a record whose only violations are artifacts.
+    pub repair: bool,
+    /// The komi to judge under, whatever `KM` says (or where the record has none).
+    pub komi: Option<crate::rules::Komi>,
 }
 
 /// How a recorded result compares with the count.
@@ -88,35 +140,65 @@ pub struct Judgement {
     /// How many of the record's moves were played before the first violation (all of them
     /// when there is none).
     pub moves_played: usize,
-    /// The first move that breaks a rule, if any; the moves after it are not played.
+    /// The first move that breaks a rule, if any.
     pub violation: Option<Violation>,
+    /// Every move that breaks a rule, in order: the replay goes on past each (see
+    /// [`Violation::went_on`]).
+    pub violations: Vec<Violation>,
+    /// Where the replay could not go on (a move after the game ended, or after a pause the
+    /// rules do not resume): the move number; the moves from there are not judged.
+    pub stopped_at: Option<usize>,
+    /// Why the record was not judged at all (its set-up, or a set-up after a move, is one the
+    /// rules cannot start from); `None` when it was judged.
+    pub not_judged: Option<String>,
     /// Move numbers before which play resumed after two passes (an implied dispute).
     pub resumptions: Vec<usize>,
     /// Whether play stopped with two passes in a row.
     pub ended_by_passes: bool,
-    /// The count with the recorded dead stones, where the record marks them or play ended in
-    /// a way that needs none to be named (the count of the position as it stands otherwise
-    /// would guess): `None` where the dead stones are not known.
+    /// The count with the recorded dead stones (none where the record marks none) where play
+    /// ended with two passes or the record marks them; `None` for a game stopped otherwise.
     pub count: Option<Count>,
     /// The dead stones the count used.
     pub dead: Vec<Point>,
     /// How `RE` compares with the count.
     pub check: ResultCheck,
+    /// What the reader of the report should know about how the record was taken (komi, repairs).
+    pub notes: Vec<String>,
+}
+
+impl Judgement {
+    /// Whether a move breaks a rule that is not a record artifact.
+    pub fn has_rule_violation(&self) -> bool {
+        self.violations.iter().any(|v| v.artifact.is_none())
+    }
 }
 
 /// The rules a record is judged under: the ruleset with the record's komi (even and handicap
 /// komi both), and a free handicap placement when the record places its own stones (the
 /// record shows where they went, which the players agreed to).
-pub fn rules_for(record: &Record, mut rules: Rules) -> Rules {
-    if let Some(komi) = &record.komi {
-        rules.komi = komi.komi;
-        rules.handicap_komi = komi.komi;
+pub fn rules_for(record: &Record, rules: Rules) -> Rules {
+    rules_with_komi(record, rules, None)
+}
+
+/// [`rules_for`] with the komi given on the command line, if any, in place of `KM`.
+pub fn rules_with_komi(
+    record: &Record,
+    mut rules: Rules,
+    komi: Option<crate::rules::Komi>,
+) -> Rules {
+    if let Some(komi) = komi.or(record.komi.as_ref().map(|k| k.komi)) {
+        rules.komi = komi;
+        rules.handicap_komi = komi;
     }
     if !record.setup.handicap.is_empty() {
         rules.handicap_placement = HandicapPlacement::Free;
     }
     rules
 }
+
+/// A violation met in a replay: move number, who, the move, the reason, the artifact it most
+/// likely is, and how the replay went on past it.
+pub type ReplayedViolation = (usize, Color, Move, Reason, Option<Artifact>, &'static str);
 
 /// The game after a record's moves, with what happened on the way.
 pub struct Replay {
@@ -126,78 +208,246 @@ pub struct Replay {
     pub moves_played: usize,
     /// The first violation: its move number (from 1), who made it, the move and the reason.
     pub violation: Option<(usize, Color, Move, Reason)>,
+    /// Every violation, in order: move number, who, the move, the reason, the artifact it
+    /// most likely is, and how the replay went on past it.
+    pub violations: Vec<ReplayedViolation>,
+    /// The move number where the replay could not go on, if it stopped early.
+    pub stopped_at: Option<usize>,
     /// Move numbers before which play resumed after two passes (an implied dispute).
     pub resumptions: Vec<usize>,
+    /// Whether a set-up after a move restarted the game from a new position (prisoners
+    /// taken before it are then not in the game's count).
+    pub restarted: bool,
 }
 
-/// Plays a record's moves under `rules` (already adjusted by [`rules_for`]) until the first
-/// that breaks a rule, with a dispute before each move that follows two passes
-/// ([`super::convert::events_with_disputes`]): where the dispute itself is refused (the rules
-/// do not resume play, or give the first turn to the other player), the move after it is the
-/// violation, for the dispute's reason. `Err` is a set-up the rules cannot start from.
+/// Plays a record's moves under `rules` (already adjusted by [`rules_for`]), going on past
+/// every move that breaks a rule as [`replay_with`] does without repairs.
 pub fn replay(record: &Record, rules: Rules) -> Result<Replay, String> {
-    let mut game = Game::new(rules, &record.setup).map_err(|e| e.to_string())?;
+    replay_with(record, rules, false)
+}
+
+/// Plays a record's moves under `rules`, with a dispute before a move that follows two
+/// passes (play resumed, so the players did not agree): where the dispute itself is refused
+/// (the rules do not resume play, or the game is over), the move after it is a violation, for
+/// the dispute's reason, and the replay stops there. A set-up after a move
+/// ([`super::SetupChange`]) restarts the game from the position with the change applied.
+///
+/// The replay goes on past any other move that breaks a rule, so that every violation is
+/// listed: a move out of turn is played as written (with `repair`, a pass by the other player
+/// is inserted before it, where that pass does not pause play), a play on the mover's own
+/// stone is read as a pass (with `repair`) or left off the board, and any other refused move
+/// is left off the board with the next move taken whoever makes it.
+/// `Err` is a set-up the rules cannot start from.
+pub fn replay_with(record: &Record, rules: Rules, repair: bool) -> Result<Replay, String> {
+    let mut game =
+        Game::new(rules, &record.setup).map_err(|e| format!("the set-up is refused: {e}"))?;
     let mut resumptions = Vec::new();
-    for (event, number) in super::convert::with_disputes(record) {
-        let is_dispute = matches!(event, Event::Dispute(_));
-        let verdict = game.apply(event);
-        if let Verdict::Illegal(reason) = verdict {
-            let (color, mv) = match record.events.get(number - 1) {
-                Some(Event::Move(color, mv)) => (*color, *mv),
-                _ => (game.to_move(), Move::Pass),
-            };
-            return Ok(Replay {
-                game,
-                moves_played: number - 1,
-                violation: Some((number, color, mv, reason)),
-                resumptions,
-            });
+    let mut violations = Vec::new();
+    let mut changes = record.setup_changes.iter().peekable();
+    let mut restarted = false;
+    let mut turn_free = false;
+    let mut stopped_at = None;
+    let even = record.setup.handicap.is_empty() && record.setup.stones.is_empty();
+    let handicap = record.handicap.unwrap_or(0) as usize;
+    for (index, event) in record.events.iter().enumerate() {
+        let number = index + 1;
+        while let Some(change) = changes.next_if(|c| c.before <= index) {
+            game = apply_change(&game, change, &rules)
+                .map_err(|e| format!("the set-up before move {number} is refused: {e}"))?;
+            restarted = true;
+            turn_free = false;
         }
-        if is_dispute {
+        let Event::Move(color, mv) = *event else {
+            continue;
+        };
+        if game.phase() == Phase::Paused {
+            let verdict = game.apply(Event::Dispute(Some(color)));
+            if let Verdict::Illegal(reason) = verdict {
+                violations.push((number, color, mv, reason, None, "not judged past it"));
+                stopped_at = Some(number);
+                break;
+            }
             resumptions.push(number);
         }
+        if game.phase() == Phase::Ended {
+            violations.push((
+                number,
+                color,
+                mv,
+                Reason::GameOver,
+                None,
+                "not judged past it",
+            ));
+            stopped_at = Some(number);
+            break;
+        }
+        let free = std::mem::take(&mut turn_free);
+        let verdict = if free {
+            game.apply_out_of_turn(event.clone())
+        } else {
+            game.apply(event.clone())
+        };
+        let Verdict::Illegal(reason) = verdict else {
+            continue;
+        };
+        let own_stone = matches!(mv, Move::Play(p) if game.board().get(p) == Some(color));
+        let artifact = match reason {
+            Reason::OutOfTurn if number == 1 && color == Color::White && even => {
+                Some(Artifact::WhiteOpens)
+            }
+            Reason::OutOfTurn
+                if color == Color::Black
+                    && handicap >= 2
+                    && number <= handicap
+                    && record.events[..index]
+                        .iter()
+                        .all(|e| matches!(e, Event::Move(Color::Black, Move::Play(_)))) =>
+            {
+                Some(Artifact::OpeningStones)
+            }
+            Reason::OutOfTurn => Some(Artifact::MissingPass),
+            Reason::Occupied if own_stone => Some(Artifact::OwnStone),
+            _ => None,
+        };
+        let went_on = match (reason, artifact) {
+            (Reason::OutOfTurn, _) => {
+                let mut inserted = false;
+                if repair {
+                    let mut tried = game.clone();
+                    if tried
+                        .apply(Event::Move(color.opponent(), Move::Pass))
+                        .is_legal()
+                        && tried.phase().is_play()
+                        && tried.apply(event.clone()).is_legal()
+                    {
+                        game = tried;
+                        inserted = true;
+                    }
+                }
+                if inserted {
+                    "repaired: a pass by the other player inserted before it"
+                } else if game.apply_out_of_turn(event.clone()).is_legal() {
+                    "played as written"
+                } else {
+                    turn_free = true;
+                    "left off the board"
+                }
+            }
+            (_, Some(Artifact::OwnStone))
+                if repair && game.apply(Event::Move(color, Move::Pass)).is_legal() =>
+            {
+                "repaired: read as a pass"
+            }
+            _ => {
+                turn_free = true;
+                "left off the board"
+            }
+        };
+        violations.push((number, color, mv, reason, artifact, went_on));
     }
+    if stopped_at.is_none() {
+        for change in changes {
+            game = apply_change(&game, change, &rules)
+                .map_err(|e| format!("the set-up after the last move is refused: {e}"))?;
+            restarted = true;
+        }
+    }
+    let first = violations.first().map(|v| (v.0, v.1, v.2, v.3));
     Ok(Replay {
         game,
-        moves_played: record.events.len(),
-        violation: None,
+        moves_played: first.map_or(record.events.len(), |v| v.0 - 1),
+        violation: first,
+        violations,
+        stopped_at,
         resumptions,
+        restarted,
     })
 }
 
+/// The game restarted from `game`'s position with a set-up change applied.
+fn apply_change(game: &Game, change: &super::SetupChange, rules: &Rules) -> Result<Game, String> {
+    let board = game.board();
+    let mut stones: std::collections::BTreeMap<Point, Color> = board.stones().into_iter().collect();
+    for &(p, stone) in &change.stones {
+        match stone {
+            Some(color) => stones.insert(p, color),
+            None => stones.remove(&p),
+        };
+    }
+    let setup = crate::game::Setup {
+        width: board.width(),
+        height: board.height(),
+        stones: stones.into_iter().collect(),
+        handicap: Vec::new(),
+        to_move: change.to_move.unwrap_or(game.to_move()),
+        history: crate::game::SetupHistory::Excluded,
+        handicap_as_placed: false,
+    };
+    Game::new(*rules, &setup).map_err(|e| e.to_string())
+}
+
 /// Judges a record under the ruleset `name` with `rules` (the ruleset's axes; the record's
-/// komi and handicap are applied here).
+/// komi and handicap are applied here), without repairs.
 pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgement {
-    let rules = rules_for(record, rules);
-    let replay = match replay(record, rules) {
+    judge_with(record, name, rules, spec, &JudgeOptions::default())
+}
+
+/// Judges a record under the ruleset `name` with `rules` and the command line's `options`.
+pub fn judge_with(
+    record: &Record,
+    name: &str,
+    rules: Rules,
+    spec: &Spec,
+    options: &JudgeOptions,
+) -> Judgement {
+    let rules = rules_with_komi(record, rules, options.komi);
+    let mut notes = Vec::new();
+    if options.repair {
+        notes.push(
+            "judged with --repair: a missing pass inserted, a play on one's own stone read as a pass"
+                .to_string(),
+        );
+    }
+    let replay = match replay_with(record, rules, options.repair) {
         Ok(replay) => replay,
         Err(message) => {
             return Judgement {
                 ruleset: name.to_string(),
                 moves_played: 0,
                 violation: None,
+                violations: Vec::new(),
+                stopped_at: None,
+                not_judged: Some(message.clone()),
                 resumptions: Vec::new(),
                 ended_by_passes: false,
                 count: None,
                 dead: Vec::new(),
-                check: ResultCheck::NotCheckable(format!("the set-up is refused: {message}")),
+                check: ResultCheck::NotCheckable(format!("not judged: {message}")),
+                notes,
             }
         }
     };
-    let violation = replay
-        .violation
-        .map(|(number, color, mv, reason)| Violation {
-            move_number: number,
-            color,
-            mv,
-            reason,
-            position: record
-                .positions
-                .get(number - 1)
-                .copied()
-                .unwrap_or_default(),
-            clauses: clauses_for(reason, name, spec),
-        });
+    let violations: Vec<Violation> = replay
+        .violations
+        .iter()
+        .map(
+            |&(number, color, mv, reason, artifact, went_on)| Violation {
+                move_number: number,
+                color,
+                mv,
+                reason,
+                position: record
+                    .positions
+                    .get(number - 1)
+                    .copied()
+                    .unwrap_or_default(),
+                clauses: clauses_for(reason, name, spec),
+                artifact,
+                went_on,
+            },
+        )
+        .collect();
+    let violation = violations.first().cloned();
     let game = &replay.game;
     let ended_by_passes = game.phase() == Phase::Paused
         || (game.phase() == Phase::Ended && game.resigned().is_none());
@@ -214,31 +464,80 @@ pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgemen
             Vec::new()
         }
     });
-    let (count, dead) = if violation.is_some() || game.resigned().is_some() {
-        (None, Vec::new())
-    } else {
-        match &recorded_dead {
-            Some(dead) => (Some(counter.count(dead)), dead.clone()),
-            None if !counter.removable() => (Some(counter.count(&[])), Vec::new()),
-            None => (None, Vec::new()),
-        }
-    };
-    let check = match (&violation, &record.result) {
+    let komi_known = options.komi.is_some() || record.komi.is_some();
+    let (count, dead) =
+        if replay.stopped_at.is_some() || game.resigned().is_some() || replay.restarted {
+            (None, Vec::new())
+        } else {
+            match &recorded_dead {
+                Some(dead) => (Some(counter.count(dead)), dead.clone()),
+                None if !counter.removable() => (Some(counter.count(&[])), Vec::new()),
+                // Play ended with two passes and no marks: the count with no stone dead (the
+                // players' agreement, White passing last where the rules say so), which is
+                // what `score` gives; reports say that nothing was taken as dead.
+                None if ended_by_passes => (Some(counter.count(&[])), Vec::new()),
+                None => (None, Vec::new()),
+            }
+        };
+    if !komi_known {
+        notes.push(format!(
+            "no KM: the komi is not recorded (counted with the ruleset's {}; --komi gives it)",
+            crate::game::counting::format_points(rules.komi.half_points())
+        ));
+    }
+    let half_point_result =
+        matches!(&record.result, Some(RecordedResult::Score(_, half)) if half % 2 != 0);
+    let komi_zero = options.komi.is_none()
+        && record
+            .komi
+            .as_ref()
+            .is_some_and(|k| k.komi.half_points() == 0);
+    let blocking = violations
+        .iter()
+        .find(|v| !(options.repair && v.artifact.is_some()));
+    let check = match (blocking, &record.result) {
         (Some(v), _) => ResultCheck::NotCheckable(format!(
-            "move {} breaks a rule ({})",
-            v.move_number, v.reason
+            "move {} breaks a rule ({}){}",
+            v.move_number,
+            v.reason,
+            if v.artifact.is_some() && !options.repair {
+                "; --repair judges the count with the record's artifacts repaired"
+            } else {
+                ""
+            }
         )),
         (None, None) => ResultCheck::NotCheckable("no result recorded".to_string()),
+        (None, Some(_)) if replay.stopped_at.is_some() => ResultCheck::NotCheckable(
+            "the replay stopped before the last move".to_string(),
+        ),
+        (None, Some(_)) if replay.restarted => ResultCheck::NotCheckable(
+            "a set-up after a move changed the board: the prisoners before it are not known"
+                .to_string(),
+        ),
         (None, Some(result)) => match result.counted() {
             None => ResultCheck::NotCheckable(match result {
                 RecordedResult::Resignation(_) => "a resignation".to_string(),
                 RecordedResult::Time(_) => "a win on time".to_string(),
                 RecordedResult::Forfeit(_) => "a forfeit".to_string(),
                 RecordedResult::Win(_) => "a win with no margin".to_string(),
+                RecordedResult::Margin(_, margin) => format!(
+                    "a margin of {margin}, not a whole or half number of points (a count in stones, as the Fox server writes, is not compared with a count in points)"
+                ),
                 RecordedResult::Void => "no result (void)".to_string(),
                 RecordedResult::Unknown => "the result is unknown".to_string(),
                 other => format!("`{other}` is not a result SGF defines"),
             }),
+            Some(_) if !komi_known => ResultCheck::NotCheckable(
+                "no KM: the komi is not recorded (--komi gives it)".to_string(),
+            ),
+            Some(_) if komi_zero && half_point_result => ResultCheck::NotCheckable(
+                "KM[0] with a half-point result, which no count gives: komi likely not recorded (--komi gives it)"
+                    .to_string(),
+            ),
+            Some(_) if !ended_by_passes => ResultCheck::NotCheckable(
+                "play did not end on the board (no two passes at the end): the game was stopped, and the count of an unfinished board is not judged"
+                    .to_string(),
+            ),
             Some(wanted) => {
                 let as_recorded = recorded_dead.clone().unwrap_or_default();
                 if counter.count(&as_recorded).result() == wanted
@@ -246,7 +545,22 @@ pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgemen
                 {
                     ResultCheck::Agrees
                 } else {
-                    counter.search(result)
+                    match counter.search(result) {
+                        ResultCheck::Consistent { dead } => match swapped(result) {
+                            Some(other)
+                                if matches!(
+                                    counter.search(&other),
+                                    ResultCheck::Consistent { .. }
+                                ) =>
+                            {
+                                ResultCheck::NotCheckable(format!(
+                                    "the dead stones decide: some choice of them gives {result} and another gives {other}"
+                                ))
+                            }
+                            _ => ResultCheck::Consistent { dead },
+                        },
+                        other => other,
+                    }
                 }
             }
         },
@@ -255,11 +569,23 @@ pub fn judge(record: &Record, name: &str, rules: Rules, spec: &Spec) -> Judgemen
         ruleset: name.to_string(),
         moves_played: replay.moves_played,
         violation,
+        violations,
+        stopped_at: replay.stopped_at,
+        not_judged: None,
         resumptions: replay.resumptions,
         ended_by_passes,
         count,
         dead,
         check,
+        notes,
+    }
+}
+
+/// The same result with the other winner (`B+3.5` for `W+3.5`); `None` for a draw.
+fn swapped(result: &RecordedResult) -> Option<RecordedResult> {
+    match result {
+        RecordedResult::Score(color, half) => Some(RecordedResult::Score(color.opponent(), *half)),
+        _ => None,
     }
 }
 
@@ -448,7 +774,20 @@ fn expand(board: &Board, points: &[Point]) -> Vec<Point> {
 /// the ruleset speaks of it (reports then say so rather than cite another ruleset's text).
 pub fn clauses_for(reason: Reason, ruleset: &str, spec: &Spec) -> Vec<String> {
     let candidates: &[&str] = match reason {
-        Reason::Occupied => &["aga-1991-r2-move", "agatr-vi-b-7-two-stones", "logic-r6"],
+        Reason::Occupied => &[
+            "aga-1991-r2-move",
+            "agatr-vi-b-7-two-stones",
+            "logic-r7-step1",
+        ],
+        // Where the rules allow suicide, the only suicide they refuse is one stone's, which
+        // leaves the board as it was: the repetition ban is the clause.
+        Reason::Suicide
+            if spec
+                .rules(ruleset)
+                .is_ok_and(|r| r.suicide != crate::rules::SuicideRule::Forbidden) =>
+        {
+            &["logic-r8"]
+        }
         Reason::Suicide => &[
             "aga-1991-r5-suicide",
             "agatr-vi-b-7-suicide",

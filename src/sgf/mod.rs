@@ -11,9 +11,17 @@
 //! What a record means here:
 //! - the main line (the first variation at every branch) is the game;
 //! - `SZ` gives the board (`19`, or `13:9` width by height), 2 to 25 points a side;
-//! - `AB`/`AW`/`AE` in the root node are the set-up; with `HA[n]`, n of 2 or more, and
+//! - `AB`/`AW`/`AE` before the first move are the set-up; with `HA[n]`, n of 2 or more, and
 //!   exactly n black set-up stones and no others, those stones are the handicap and White
-//!   moves first; `PL` says who moves first otherwise;
+//!   moves first; `PL` says who moves first otherwise; without `PL`, Black moves first in an
+//!   even game (White after a handicap, and in a position set up with other stones the colour
+//!   of the first move), never taken from a first move by White in an even game, which the
+//!   judge then reports;
+//! - `AB`/`AW`/`AE` after a move are set-up events ([`SetupChange`]): stones added or taken
+//!   away between two moves, with `PL` in the same node saying who moves next;
+//! - property identifiers are read as SGF says: lower-case letters are ignored (FF\[3\]'s
+//!   `AddBlack` and `aB` are `AB`); an identifier with no upper-case letter at all (`ab`,
+//!   `w`) is refused with a located error, never dropped;
 //! - `B`/`W` are the moves; `B[]` is a pass, and so is `B[tt]` on boards up to 19x19;
 //! - `KM` is read by [`values::parse_komi`], `RE` by [`values::RecordedResult::parse`], `RU`
 //!   by [`values::rules_tag`];
@@ -56,6 +64,18 @@ pub struct Position {
     pub column: usize,
 }
 
+/// Set-up properties after a move: stones placed or taken away between two moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupChange {
+    /// How many of the record's moves come before it.
+    pub before: usize,
+    /// The points changed, each with the stone now on it (`None`: emptied by `AE`), in
+    /// board order, each point once.
+    pub stones: Vec<(Point, Option<Color>)>,
+    /// `PL` in the same node: who moves next.
+    pub to_move: Option<Color>,
+}
+
 /// One game of an SGF file, read.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -90,6 +110,8 @@ pub struct Record {
     pub white: Option<String>,
     /// `DT`: when the game was played, as written.
     pub date: Option<String>,
+    /// Set-up properties after the first move, in order.
+    pub setup_changes: Vec<SetupChange>,
 }
 
 impl Record {
@@ -298,16 +320,29 @@ impl Reader<'_> {
             black: None,
             white: None,
             date: None,
+            setup_changes: Vec::new(),
         };
-        let mut black_setup: Vec<Point> = Vec::new();
-        let mut white_setup: Vec<Point> = Vec::new();
+        // The set-up before the first move, each point once with its colour (a map, so that
+        // repeated set-up nodes cost one look-up a point, never a scan of the list).
+        let mut initial: SetupPoints = SetupPoints::default();
         let mut territory: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
         let mut marked = false;
         let mut first_player: Option<Color> = None;
 
         for (node_index, node) in root.main_variation().enumerate() {
             let mut moves_here = 0;
+            let mut change: Option<SetupPoints> = None;
+            let mut change_to_move: Option<Color> = None;
             for prop in node.properties() {
+                if prop.identifier().is_empty() {
+                    return Err(self.error(
+                        node_index,
+                        "",
+                        None,
+                        "a property identifier with no upper-case letter: SGF ignores the \
+                         lower-case letters of an identifier, which leaves nothing here",
+                    ));
+                }
                 match prop {
                     Prop::B(mv) | Prop::W(mv) => {
                         let color = if matches!(prop, Prop::B(_)) {
@@ -339,27 +374,37 @@ impl Reader<'_> {
                     }
                     Prop::AB(points) | Prop::AW(points) | Prop::AE(points) => {
                         let ident = prop.identifier();
-                        if !record.events.is_empty() {
-                            return Err(self.error(
-                                node_index,
-                                &ident,
-                                None,
-                                "set-up stones after the first move: a game record places stones \
-                                 only before it",
-                            ));
-                        }
-                        let mut list = sorted(points)
-                            .iter()
-                            .map(|p| to_point(node_index, &ident, p))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        match prop {
-                            Prop::AB(_) => black_setup.append(&mut list),
-                            Prop::AW(_) => white_setup.append(&mut list),
-                            _ => {
-                                black_setup.retain(|p| !list.contains(p));
-                                white_setup.retain(|p| !list.contains(p));
+                        let stone = match prop {
+                            Prop::AB(_) => Some(Color::Black),
+                            Prop::AW(_) => Some(Color::White),
+                            _ => None,
+                        };
+                        let target = if record.events.is_empty() {
+                            &mut initial
+                        } else {
+                            change.get_or_insert_with(SetupPoints::default)
+                        };
+                        for p in sorted(points) {
+                            let point = to_point(node_index, &ident, &p)?;
+                            if let Err(other) = target.set(point, stone, record.events.is_empty()) {
+                                return Err(self.error(
+                                    node_index,
+                                    &ident,
+                                    None,
+                                    &format!(
+                                        "{point} is given both a {} and a {} set-up stone",
+                                        other.name(),
+                                        other.opponent().name()
+                                    ),
+                                ));
                             }
                         }
+                    }
+                    Prop::PL(color) if !record.events.is_empty() => {
+                        change_to_move = Some(match color {
+                            sgf_parse::Color::Black => Color::Black,
+                            sgf_parse::Color::White => Color::White,
+                        });
                     }
                     Prop::PL(color) if record.events.is_empty() => {
                         first_player = Some(match color {
@@ -426,18 +471,25 @@ impl Reader<'_> {
                     _ => {}
                 }
             }
-        }
-
-        for p in &black_setup {
-            if white_setup.contains(p) {
-                return Err(self.error(
-                    0,
-                    "AW",
-                    None,
-                    &format!("{p} is given both a black and a white set-up stone"),
-                ));
+            if let Some(change) = change {
+                // A node with a move and set-up both: SGF forbids mixing them; the set-up is
+                // read as coming before the move, as a viewer shows it.
+                let before = record.events.len() - moves_here;
+                record.setup_changes.push(SetupChange {
+                    before,
+                    stones: change.into_sorted(),
+                    to_move: change_to_move,
+                });
+            } else if let Some(color) = change_to_move {
+                record.setup_changes.push(SetupChange {
+                    before: record.events.len() - moves_here,
+                    stones: Vec::new(),
+                    to_move: Some(color),
+                });
             }
         }
+
+        let (mut black_setup, white_setup) = initial.by_colour();
         let handicap = record.handicap.unwrap_or(0);
         let leading_black = record
             .events
@@ -494,21 +546,81 @@ impl Reader<'_> {
                 .chain(white_setup.into_iter().map(|p| (p, Color::White)))
                 .collect();
         }
-        record.setup.to_move = first_player
-            .or_else(|| match record.events.first() {
-                Some(Event::Move(color, _)) => Some(*color),
-                _ => None,
-            })
-            .unwrap_or(if record.setup.handicap.is_empty() {
-                Color::Black
-            } else {
-                Color::White
-            });
+        // Who moves first: PL, else White after a handicap, else, in a position set up with
+        // other stones, the colour of the first move; else Black (an even game: a first move
+        // by White is then out of turn, which the judge reports).
+        record.setup.to_move = first_player.unwrap_or(if !record.setup.handicap.is_empty() {
+            Color::White
+        } else if !record.setup.stones.is_empty() {
+            match record.events.first() {
+                Some(Event::Move(color, _)) => *color,
+                _ => Color::Black,
+            }
+        } else {
+            Color::Black
+        });
         record.setup.history = SetupHistory::Played;
         if marked {
             record.territory = Some(territory);
         }
         Ok(record)
+    }
+}
+
+thread_local! {
+    static SETUP_LOOKUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many set-up points this thread's reader has looked up so far: the work that reading
+/// set-up properties costs, which a test checks grows in proportion to the set-up written
+/// (a list searched at every point would grow with its square).
+pub fn setup_lookups() -> u64 {
+    SETUP_LOOKUPS.with(|c| c.get())
+}
+
+/// Set-up points, each once with its stone (`None`: emptied), found by hashing.
+#[derive(Default)]
+struct SetupPoints {
+    points: std::collections::HashMap<Point, Option<Color>>,
+}
+
+impl SetupPoints {
+    /// Sets a point. Before the first move, a point given both colours is refused: the
+    /// colour already there is the error.
+    fn set(&mut self, point: Point, stone: Option<Color>, initial: bool) -> Result<(), Color> {
+        SETUP_LOOKUPS.with(|c| c.set(c.get() + 1));
+        match (self.points.get(&point), stone) {
+            (Some(Some(old)), Some(new)) if initial && *old != new => Err(*old),
+            _ => {
+                if initial && stone.is_none() {
+                    self.points.remove(&point);
+                } else {
+                    self.points.insert(point, stone);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The points in board order (row by row from the top, as SGF lists them).
+    fn into_sorted(self) -> Vec<(Point, Option<Color>)> {
+        let mut list: Vec<(Point, Option<Color>)> = self.points.into_iter().collect();
+        list.sort_by_key(|(p, _)| (std::cmp::Reverse(p.row), p.col));
+        list
+    }
+
+    /// Black's points and White's, in board order.
+    fn by_colour(self) -> (Vec<Point>, Vec<Point>) {
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for (p, stone) in self.into_sorted() {
+            match stone {
+                Some(Color::Black) => black.push(p),
+                Some(Color::White) => white.push(p),
+                None => {}
+            }
+        }
+        (black, white)
     }
 }
 

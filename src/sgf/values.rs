@@ -87,8 +87,8 @@ pub fn parse_komi(raw: &str, units: KomiUnits) -> Result<RecordKomi, String> {
 /// How a game ended, as `RE` records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordedResult {
-    /// A counted win by this margin in half points (`B+3.5`; `B+0` for a zero margin given to
-    /// one side).
+    /// A counted win by this margin in half points (`B+3.5`); a zero margin (`B+0`) is read
+    /// as a draw.
     Score(Color, i32),
     /// A win by resignation (`W+R`, `W+Resign`).
     Resignation(Color),
@@ -100,6 +100,10 @@ pub enum RecordedResult {
     Win(Color),
     /// A draw (`0`, `Draw`, `D`, `Jigo`).
     Draw,
+    /// A win by a real number that is not a whole or half number of points (`W+1.25`: valid
+    /// SGF; the Fox server counts in stones), as written: the winner is known, the margin
+    /// cannot be compared with a count in points.
+    Margin(Color, String),
     /// No result (`Void`).
     Void,
     /// Unknown (`?`).
@@ -139,10 +143,15 @@ impl RecordedResult {
             "r" | "resign" => RecordedResult::Resignation(color),
             "t" | "time" => RecordedResult::Time(color),
             "f" | "forfeit" => RecordedResult::Forfeit(color),
-            number => match number.parse::<f64>().ok().and_then(Komi::from_f64) {
-                Some(margin) if margin.half_points() >= 0 => {
-                    RecordedResult::Score(color, margin.half_points())
-                }
+            number => match number.parse::<f64>() {
+                // A margin of nothing is no win: SGF writes a draw `0`, and `B+0` says the same.
+                Ok(0.0) => RecordedResult::Draw,
+                Ok(value) if value.is_finite() && value > 0.0 => match Komi::from_f64(value) {
+                    Some(margin) => RecordedResult::Score(color, margin.half_points()),
+                    // SGF allows any real number as a score; a margin that no count in points
+                    // gives (the Fox server's counts in stones, `W+1.25`) names the winner only.
+                    None => RecordedResult::Margin(color, number.to_string()),
+                },
                 _ => RecordedResult::Unrecognised(text.to_string()),
             },
         }
@@ -171,6 +180,7 @@ impl RecordedResult {
             RecordedResult::Forfeit(_) => "forfeit",
             RecordedResult::Win(_) => "win",
             RecordedResult::Draw => "draw",
+            RecordedResult::Margin(..) => "margin",
             RecordedResult::Void => "void",
             RecordedResult::Unknown => "unknown",
             RecordedResult::Unrecognised(_) => "unrecognised",
@@ -188,6 +198,7 @@ impl fmt::Display for RecordedResult {
             RecordedResult::Time(c) => write!(f, "{}+T", c.letter()),
             RecordedResult::Forfeit(c) => write!(f, "{}+F", c.letter()),
             RecordedResult::Win(c) => write!(f, "{}+", c.letter()),
+            RecordedResult::Margin(c, margin) => write!(f, "{}+{margin}", c.letter()),
             RecordedResult::Void => f.write_str("Void"),
             RecordedResult::Unknown => f.write_str("?"),
             RecordedResult::Unrecognised(text) => f.write_str(text),
@@ -268,7 +279,13 @@ mod tests {
     fn results() {
         use RecordedResult as R;
         assert_eq!(R::parse("B+3.5"), R::Score(Color::Black, 7));
-        assert_eq!(R::parse("W+0.0"), R::Score(Color::White, 0));
+        // A margin of nothing is a draw (issue 33: it was read as a win by nothing).
+        assert_eq!(R::parse("W+0.0"), R::Draw);
+        assert_eq!(R::parse("B+0"), R::Draw);
+        // Any real number is valid SGF; one no count in points gives names the winner only.
+        assert_eq!(R::parse("W+1.25"), R::Margin(Color::White, "1.25".into()));
+        assert_eq!(R::parse("W+1.25").to_string(), "W+1.25");
+        assert_eq!(R::parse("W+1.25").counted(), None);
         assert_eq!(R::parse("W+R"), R::Resignation(Color::White));
         assert_eq!(R::parse("w+resign"), R::Resignation(Color::White));
         assert_eq!(R::parse("B+T"), R::Time(Color::Black));

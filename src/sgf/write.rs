@@ -117,7 +117,15 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
     } else {
         Color::White
     };
-    let implied = moves.first().map(|m| m.color).unwrap_or(Color::Black);
+    // Who the reader takes to move first without PL: White after a handicap, the first
+    // move's colour in a position set up with other stones, else Black.
+    let implied = if !setup.handicap.is_empty() {
+        Color::White
+    } else if !setup.stones.is_empty() {
+        moves.first().map(|m| m.color).unwrap_or(Color::Black)
+    } else {
+        Color::Black
+    };
     if first != implied || (moves.is_empty() && first == Color::White) {
         root.push(Prop::PL(match first {
             Color::Black => sgf_parse::Color::Black,
