@@ -115,7 +115,11 @@ fn black_moves_first_unless_the_record_says_otherwise() {
     let reported = said
         .matches("move 1 (W Q16) record artifact (white-opens")
         .count();
-    assert_eq!(reported, 11, "{said}");
+    let rulesets = goconform::spec::Spec::load(root())
+        .unwrap()
+        .ruleset_names()
+        .len();
+    assert_eq!(reported, rulesets, "{said}");
     let (code, said) = judge(&[], &paths[1..]);
     assert_eq!(code, Some(0), "{said}");
 }
@@ -274,6 +278,22 @@ fn score_and_judge_give_one_count_for_a_record() {
     let path = paths[0].display().to_string();
     let out = goconform(&["score", &path]);
     let scored = text(&out);
+    assert!(scored.contains("result: B+5"), "{scored}");
+}
+
+/// `goconform referee` writes White's extra pass (AGA Rule 11) at the end of a record where
+/// play stopped with Black's pass; read back, it is the rules' own pass, not play resuming,
+/// and the count agrees with the one the game without it gives.
+#[test]
+fn whites_extra_pass_written_at_the_end_is_no_resumption() {
+    let with = "(;SZ[5]RU[bga]KM[0]RE[B+5];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];W[de];B[aa];W[];B[];W[]TB[ba]TW[ea])";
+    let paths = records("extra-pass", &[("bga.sgf", with)]);
+    let (code, said) = judge(&["-v"], &paths);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(!said.contains("play resumed"), "{said}");
+    assert!(said.contains("RE B+5, counted B+5: agrees"), "{said}");
+    let path = paths[0].display().to_string();
+    let scored = text(&goconform(&["score", &path]));
     assert!(scored.contains("result: B+5"), "{scored}");
 }
 

@@ -20,7 +20,10 @@ pub fn events_with_disputes(record: &Record) -> (Vec<Event>, Vec<usize>) {
     with_disputes(record).unzip()
 }
 
-/// [`events_with_disputes`] one event at a time, without collecting them.
+/// [`events_with_disputes`] one event at a time, without collecting them. A record's last
+/// move that is White's pass right after two passes ending with Black's is White's extra pass
+/// (AGA Rule 11, which `goconform referee` writes down): the rules make it when the game ends,
+/// so it is left out rather than read as play resuming.
 pub fn with_disputes(record: &Record) -> impl Iterator<Item = (Event, usize)> + '_ {
     let mut passes = 0;
     record
@@ -29,15 +32,32 @@ pub fn with_disputes(record: &Record) -> impl Iterator<Item = (Event, usize)> + 
         .enumerate()
         .flat_map(move |(index, event)| {
             let mut dispute = None;
+            let mut kept = Some((event.clone(), index + 1));
             if let Event::Move(color, mv) = event {
-                if passes >= 2 {
-                    dispute = Some((Event::Dispute(Some(*color)), index + 1));
-                    passes = 0;
+                if is_whites_extra_pass(&record.events, index) {
+                    kept = None;
+                } else {
+                    if passes >= 2 {
+                        dispute = Some((Event::Dispute(Some(*color)), index + 1));
+                        passes = 0;
+                    }
+                    passes = if *mv == Move::Pass { passes + 1 } else { 0 };
                 }
-                passes = if *mv == Move::Pass { passes + 1 } else { 0 };
             }
-            dispute.into_iter().chain([(event.clone(), index + 1)])
+            dispute.into_iter().chain(kept)
         })
+}
+
+/// Whether the move at `index` is White's extra pass at the end of a record: the last move,
+/// a White pass, after two passes in a row of which Black's was the second.
+pub fn is_whites_extra_pass(events: &[Event], index: usize) -> bool {
+    use crate::board::Color;
+    let pass = |i: usize, c: Option<Color>| matches!(events.get(i), Some(Event::Move(color, Move::Pass)) if c.is_none_or(|c| *color == c));
+    index + 1 == events.len()
+        && index >= 2
+        && pass(index, Some(Color::White))
+        && pass(index - 1, Some(Color::Black))
+        && pass(index - 2, None)
 }
 
 /// The rulesets a record is read under: `wanted` if given, else the one its `RU` names.

@@ -260,6 +260,14 @@ pub fn replay_with(record: &Record, rules: Rules, repair: bool) -> Result<Replay
         let Event::Move(color, mv) = *event else {
             continue;
         };
+        if game.phase() == Phase::Paused
+            && super::convert::is_whites_extra_pass(&record.events, index)
+        {
+            // White's extra pass, written down (goconform referee does): the rules make it
+            // when the game ends (AGA Rule 11), so it is no resumption. Read the same way as
+            // `show` and `score` read it (`convert::with_disputes`), under every ruleset.
+            continue;
+        }
         if game.phase() == Phase::Paused {
             let verdict = game.apply(Event::Dispute(Some(color)));
             if let Verdict::Illegal(reason) = verdict {
