@@ -61,6 +61,17 @@ fn every_vector_and_the_index_match_the_schema() {
         .filter(|l| l.contains("\"type\":\"trial\""))
         .count();
     assert_eq!(vectors.len(), trials, "one vector a board trial");
+    for text in [
+        readme(),
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/vectors.md"))
+            .unwrap(),
+    ] {
+        assert!(
+            text.contains(&format!("{trials}")),
+            "the docs' count of vectors is not {trials}"
+        );
+    }
+    assert!(readme().contains(&format!("wrote {trials} vectors")));
     let mut ids = BTreeSet::new();
     for v in &vectors {
         validator
@@ -90,7 +101,8 @@ fn the_schema_refuses_what_the_format_forbids() {
         .find(|v| v["id"] == "basic-ko.aga")
         .unwrap()
         .clone();
-    let broken: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Change = Box<dyn Fn(&mut Value)>;
+    let broken: Vec<(&str, Change)> = vec![
         (
             "an I column",
             Box::new(|v| v["setup"]["stones"][0][0] = "I3".into()),
@@ -222,6 +234,10 @@ fn the_vectors_replay_through_the_reference() {
     assert!(replayed > 500, "{replayed}");
 }
 
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
+}
+
 /// Each trial's outcome by `goconform check` of `engine` over JSON lines: `SCENARIO.RUN` to
 /// the outcome word and whether the trial was projected onto other rules.
 fn check_outcomes(engine: &str) -> std::collections::BTreeMap<String, (String, bool)> {
@@ -320,6 +336,18 @@ fn the_python_runner_agrees_with_check() {
             )
         })
         .collect();
+    let readme = readme();
+    let tally = |o: &str| outcomes.iter().filter(|(_, x)| x == o).count();
+    let line = format!(
+        "{} passed, {} failed, {} skipped",
+        tally("pass"),
+        tally("fail"),
+        tally("skip")
+    );
+    assert!(
+        readme.contains(&line),
+        "the README's tally is not today's: {line}"
+    );
     agree(
         "run_vectors.py",
         &outcomes,
@@ -357,6 +385,19 @@ fn the_javascript_runner_agrees_with_check() {
         })
         .collect();
     assert_eq!(status.success(), outcomes.iter().all(|(_, o)| o != "fail"));
+    let readme = readme();
+    let tally = |o: &str| outcomes.iter().filter(|(_, x)| x == o).count();
+    // Node counts the test that the folder was given as one more pass.
+    for line in [
+        format!("# pass {}", tally("pass") + 1),
+        format!("# fail {}", tally("fail")),
+        format!("# skipped {}", tally("skip")),
+    ] {
+        assert!(
+            readme.contains(&line),
+            "the README's tally is not today's: {line}"
+        );
+    }
     agree(
         "run_vectors.test.js",
         &outcomes,
