@@ -77,6 +77,7 @@ pub mod files;
 pub mod fuzzing;
 pub mod game;
 pub mod gtp;
+pub mod perft;
 #[cfg(feature = "cli")]
 pub mod referee;
 pub(crate) mod rng;

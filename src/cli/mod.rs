@@ -15,6 +15,7 @@ mod engines;
 mod fuzz;
 mod judge;
 mod mutants;
+mod perft;
 mod records;
 mod referee;
 mod ruling;
@@ -174,11 +175,26 @@ enum Command {
         #[arg(long = "set", value_name = "AXIS=VALUE", value_delimiter = ',')]
         set: Vec<String>,
     },
+    /// GoPerft: count the lines of legal moves of a given length from a position (docs/perft.md),
+    /// split by first move with --divide; check .perft files; write the published tables.
+    #[command(
+        after_help = "Examples (from a checkout):\n  goconform perft --rules tromp-taylor --size 3 --depth 5\n  goconform perft --set ko=situational --position basic-ko --after 1 --depth 3 --divide\n  goconform perft --verify docs/perft/boards.perft --max-nodes 100000"
+    )]
+    Perft(perft::PerftArgs),
     /// Write the embedded specification and scenarios (spec/, conformance/) into DIR, so they
     /// can be read, edited and run with --root DIR, with the JSON-lines protocol and both
     /// schemas (docs/protocol.md, docs/protocol.schema.json, docs/report.schema.json).
+    #[command(
+        after_help = "Examples:\n  goconform export suite-copy\n  goconform export --vectors vectors"
+    )]
     Export {
-        dir: PathBuf,
+        /// Where to write spec/ and conformance/ (optional with --vectors).
+        #[arg(required_unless_present = "vectors")]
+        dir: Option<PathBuf>,
+        /// Write every board trial as a language-neutral JSON test vector into this folder,
+        /// with index.json and schema.json (docs/vectors.md).
+        #[arg(long, value_name = "DIR")]
+        vectors: Option<PathBuf>,
         /// Overwrite files under DIR that differ from the embedded copy.
         #[arg(long)]
         force: bool,
@@ -244,8 +260,14 @@ pub fn main() -> ExitCode {
         Command::Standings(args) => tournament::standings_command(&args),
         Command::Clock { file } => tournament::clock_command(&file),
         Command::Handicap(args) => tournament::handicap_command(&root, &args),
+        Command::Perft(args) => perft::perft(&root, &args),
         Command::Gtp { rules, set } => gtp(&root, &rules, &set),
-        Command::Export { dir, force, sgf } => export(&dir, force, sgf),
+        Command::Export {
+            dir,
+            vectors,
+            force,
+            sgf,
+        } => export(&root, dir.as_deref(), vectors.as_deref(), force, sgf),
     };
     let written = output::finish();
     match (result, written) {
@@ -450,7 +472,6 @@ fn gtp(root: &Project, name: &str, set: &[String]) -> CommandResult {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `goconform export`: the embedded files written out as a project folder.
 /// The formats an engine author needs beside the suite, built into the binary: the
 /// JSON-lines protocol (its description and schema) and the schema of `check --format jsonl`.
 const FORMATS: [(&str, &str); 3] = [
@@ -465,7 +486,63 @@ const FORMATS: [(&str, &str); 3] = [
     ),
 ];
 
-fn export(dir: &Path, force: bool, sgf: bool) -> CommandResult {
+/// `goconform export`: the embedded files written out as a project folder, and or the test
+/// vectors of the project's suite.
+fn export(
+    root: &Project,
+    dir: Option<&Path>,
+    vectors: Option<&Path>,
+    force: bool,
+    sgf: bool,
+) -> CommandResult {
+    if let Some(out) = vectors {
+        export_vectors(root, out, force)?;
+    }
+    match dir {
+        Some(dir) => export_project(dir, force, sgf),
+        None if sgf => Err("--sgf writes into the project copy: name its DIR".to_string()),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `goconform export --vectors DIR`: every board trial as a JSON vector, the index and the
+/// schema.
+fn export_vectors(root: &Project, out: &Path, force: bool) -> Result<(), String> {
+    let (spec, suite) = load_spec_and_suite(root, &[])?;
+    let (vectors, index) = crate::conformance::vectors::vectors(&suite);
+    let pretty = |v: &serde_json::Value| {
+        serde_json::to_string_pretty(v)
+            .map(|t| t + "\n")
+            .map_err(|e| e.to_string())
+    };
+    let mut files = vec![
+        ("index.json".to_string(), pretty(&index)?),
+        (
+            "schema.json".to_string(),
+            crate::conformance::vectors::SCHEMA.to_string(),
+        ),
+    ];
+    for v in &vectors {
+        files.push((v.file.clone(), pretty(&v.json)?));
+    }
+    match embedded::write_files(out, &files, force) {
+        Ok(count) => {
+            outln!(
+                "wrote {} vectors ({count} files written or already current) to {}",
+                vectors.len(),
+                out.display()
+            );
+        }
+        Err(e @ embedded::ExportError::WouldOverwrite { .. }) => {
+            return Err(format!("{e}\nnothing was written; --force overwrites them"))
+        }
+        Err(e) => return Err(format!("cannot export the vectors: {e}")),
+    }
+    left_to_exit((spec, suite));
+    Ok(())
+}
+
+fn export_project(dir: &Path, force: bool, sgf: bool) -> CommandResult {
     let mut files: Vec<(String, String)> = embedded::files()
         .iter()
         .map(|(relative, text)| (relative.to_string(), text.to_string()))

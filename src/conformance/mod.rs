@@ -26,6 +26,7 @@ mod reference;
 pub mod report;
 pub mod runner;
 pub mod tournament;
+pub mod vectors;
 
 pub use capabilities::{Capabilities, EventKind, Observable};
 pub use harness::{Harness, RunReport};
