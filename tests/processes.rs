@@ -192,7 +192,9 @@ fn an_engine_whose_main_process_exited_is_a_crash_not_a_timeout() {
          echo leaving >&2\nexit 3\n",
     );
     let mut command = check(&engine);
-    command.args(["--rules", "aga", "--engine-timeout", "2"]);
+    // Under simple ko: a GTP engine takes set-up stones through `play`, which superko rules
+    // (aga's natural situational superko among them) cannot take without a false history.
+    command.args(["--rules", "japanese-1989", "--engine-timeout", "2"]);
     let (status, text) = run(command);
     assert!(!status.success(), "{status}: {text}");
     assert!(text.contains("ERROR basic-ko"), "{text}");

@@ -404,3 +404,47 @@ fn the_javascript_runner_agrees_with_check() {
         "jsonl:node tests/engines/sabaki-go-board/shim.js",
     );
 }
+
+/// The schema's word lists for the rules axes are exactly the words the rules have: a value
+/// added to an axis (as `resume-on-request` was) must reach the schema before any vector of
+/// it is exported.
+#[test]
+fn the_schema_lists_every_axis_word() {
+    use goconform::rules::{
+        Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure, KoRule,
+        PassStones, Scoring, SekiEyes, SuicideRule, WhitePassesLast,
+    };
+    fn words<T: Copy + std::fmt::Display>(all: &[T]) -> Vec<String> {
+        all.iter().map(|v| v.to_string()).collect()
+    }
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/vectors.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let listed = |axis: &str| -> Vec<String> {
+        schema["$defs"]["rules"]["properties"][axis]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no word list for {axis}"))
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    for (axis, all) in [
+        ("ko", words(KoRule::ALL)),
+        ("suicide", words(SuicideRule::ALL)),
+        ("pass-stones", words(PassStones::ALL)),
+        ("scoring", words(Scoring::ALL)),
+        ("seki-eyes", words(SekiEyes::ALL)),
+        ("handicap-compensation", words(HandicapCompensation::ALL)),
+        ("handicap-placement", words(HandicapPlacement::ALL)),
+        ("ending", words(Ending::ALL)),
+        ("white-passes-last", words(WhitePassesLast::ALL)),
+        ("draws", words(Draws::ALL)),
+        ("illegal-move", words(IllegalMoveProcedure::ALL)),
+    ] {
+        assert_eq!(listed(axis), all, "{axis}");
+    }
+}

@@ -49,15 +49,22 @@ pub fn with_disputes(record: &Record) -> impl Iterator<Item = (Event, usize)> + 
 }
 
 /// Whether the move at `index` is White's extra pass at the end of a record: the last move,
-/// a White pass, after two passes in a row of which Black's was the second.
+/// a White pass, right after a stop made with Black's pass. Passes stop play in pairs, so the
+/// passes in a row before it must be an even number (two, or four with a resumption between),
+/// the last of them Black's: after B W B, a W pass is the fourth pass of the pair, not extra.
 pub fn is_whites_extra_pass(events: &[Event], index: usize) -> bool {
     use crate::board::Color;
-    let pass = |i: usize, c: Option<Color>| matches!(events.get(i), Some(Event::Move(color, Move::Pass)) if c.is_none_or(|c| *color == c));
+    let is_pass = |e: &Event| matches!(e, Event::Move(_, Move::Pass));
+    let run = events[..index.min(events.len())]
+        .iter()
+        .rev()
+        .take_while(|e| is_pass(e))
+        .count();
     index + 1 == events.len()
-        && index >= 2
-        && pass(index, Some(Color::White))
-        && pass(index - 1, Some(Color::Black))
-        && pass(index - 2, None)
+        && matches!(events[index], Event::Move(Color::White, Move::Pass))
+        && run >= 2
+        && run % 2 == 0
+        && matches!(events[index - 1], Event::Move(Color::Black, Move::Pass))
 }
 
 /// The rulesets a record is read under: `wanted` if given, else the one its `RU` names.

@@ -260,7 +260,7 @@ pub fn replay_with(record: &Record, rules: Rules, repair: bool) -> Result<Replay
         let Event::Move(color, mv) = *event else {
             continue;
         };
-        if game.phase() == Phase::Paused
+        if matches!(game.phase(), Phase::Paused | Phase::Ended)
             && super::convert::is_whites_extra_pass(&record.events, index)
         {
             // White's extra pass, written down (goconform referee does): the rules make it
