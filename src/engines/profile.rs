@@ -433,7 +433,6 @@ impl EngineProfile {
                 )
             ),
         };
-        drop(error);
         if !problems.is_empty() {
             problems.sort_by_key(|p| (p.line, p.column));
             return Err(problems);
