@@ -105,26 +105,8 @@ pub fn swap_in_folder(staged: &Path, dir: &Path) -> std::io::Result<()> {
 
 #[cfg(target_os = "linux")]
 fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| {
-        std::ffi::CString::new(p.as_os_str().as_bytes())
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
-    };
-    let (a, b) = (c(a)?, c(b)?);
-    // SAFETY: both paths are NUL-terminated strings that live across the call; renameat2 only
-    // reads them.
-    let done = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if done == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    // rustix makes the system call itself, so the exchange needs nothing of the C library
+    // (the static musl build's has no renameat2) and no unsafe code.
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
 }
