@@ -290,3 +290,50 @@ fn the_python_example_engine_on_the_python_shim_passes_what_it_claims() {
     assert!(tally.contains(" passed"), "{shown}");
     assert!(!tally.contains("failed"), "{shown}");
 }
+
+/// An adapter's misspelt key (`to-move` for `to_move`) is an error by default, naming the key
+/// and the nearest known one, where it used to be ignored and show "(nothing shown)";
+/// `--lenient` goes back to ignoring it.
+#[test]
+fn a_misspelt_key_is_named_with_the_nearest_known_one_unless_lenient() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = dir.path().join("misspelt.py");
+    std::fs::write(
+        &engine,
+        r#"import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    if r["type"] == "hello":
+        out = {"type": "hello", "protocol": 1, "engine": {"name": "misspelt", "version": "1"},
+               "capabilities": {"axes": {}, "observes": ["board"], "judges": None, "events": ["play", "pass"]}}
+    elif r["type"] == "run":
+        obs = {"board": r["setup"]["stones"], "to-move": "B"}
+        out = {"type": "result", "id": r["id"], "initial": obs,
+               "steps": [{"verdict": "legal", "captured": [], "self_captured": [], "observation": obs}
+                         for _ in r["events"]]}
+    else:
+        break
+    print(json.dumps(out), flush=True)
+"#,
+    )
+    .unwrap();
+    let spec = format!("jsonl:python3 {}", engine.display());
+    let strict = goconform(&["check", "conformance/passes", "--engine", &spec]);
+    let shown = text(&strict);
+    assert!(
+        shown.contains("initial.to-move: unknown field (did you mean `to_move`?)"),
+        "{shown}"
+    );
+    let lenient = goconform(&[
+        "check",
+        "conformance/passes",
+        "--engine",
+        &spec,
+        "--lenient",
+    ]);
+    assert!(
+        !text(&lenient).contains("unknown field"),
+        "{}",
+        text(&lenient)
+    );
+}

@@ -21,10 +21,7 @@ fn gnugo() -> Option<PathBuf> {
     if path.exists() && python {
         return Some(path);
     }
-    if std::env::var_os("CI").is_some() {
-        panic!("CI must install GNU Go (apt-get install gnugo) and python3");
-    }
-    eprintln!("skipped: GNU Go or python3 is not installed");
+    common::skip("GNU Go or python3 is not installed (apt-get install gnugo python3)");
     None
 }
 
@@ -154,11 +151,7 @@ print(count)
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     if stderr.contains("No module named 'sgfmill'") {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install sgfmill (pip)"
-        );
-        eprintln!("skipped the sgfmill check: sgfmill is not installed (pip install sgfmill)");
+        common::skip("the sgfmill check: sgfmill is not installed (pip install sgfmill)");
         return;
     }
     assert!(out.status.success(), "{stderr}");

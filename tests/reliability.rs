@@ -701,7 +701,7 @@ fn judge_names_an_unreadable_subfolder_and_goes_on() {
 fn python3() -> bool {
     let found = Command::new("python3").arg("--version").output().is_ok();
     if !found {
-        eprintln!("skipped: python3 is not installed");
+        common::skip("python3 is not installed");
     }
     found
 }
@@ -813,7 +813,7 @@ fn gnugo_found() -> Option<String> {
         .into_iter()
         .find(|p| Path::new(p).is_file());
     if found.is_none() {
-        eprintln!("skipped: GNU Go is not installed");
+        common::skip("GNU Go is not installed (apt-get install gnugo)");
     }
     found.map(str::to_string)
 }
