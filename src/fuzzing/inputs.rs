@@ -231,7 +231,14 @@ pub fn check_sgf_judge(data: &[u8]) -> Result<(), String> {
                 continue;
             };
             let judgement = judge::judge(&record, &name, rules, spec());
-            if judgement.violation.is_some() {
+            // Only a record judge replayed and found legal is held to it: one it did not judge
+            // (a set-up the rules cannot start from) or that breaks a rule is not. One with
+            // set-up after a move restarts from the new position, which this plain replay from
+            // the first set-up cannot follow.
+            if judgement.violation.is_some()
+                || judgement.not_judged.is_some()
+                || !record.setup_changes.is_empty()
+            {
                 continue;
             }
             let at = |what: String| {
