@@ -11,9 +11,7 @@
 
 use crate::conformance::harness::Factory;
 use crate::conformance::{Naive, Referee, Reference};
-use crate::engines::gtp::{
-    gnugo_profiles, plain_gtp_capabilities, profile_by_name, GtpEngine, GtpProfile,
-};
+use crate::engines::gtp::{gnugo_profiles, profile_by_name, GtpEngine, GtpProfile};
 use crate::engines::jsonl::{JsonlEngine, JsonlOptions};
 use crate::engines::process::split_command;
 use crate::engines::profile::{Claims, EngineProfile, Protocol};
@@ -74,19 +72,19 @@ pub(super) fn factory(
     let claims = Claims::from_settings(&options.claims)?;
     if let Some(path) = spec.strip_prefix("profile:") {
         let profile = EngineProfile::read(Path::new(path))?;
-        let claims = profile.claims.then(&claims);
+        // The command line's claims are laid over the profile's.
         return match profile.protocol {
-            Protocol::Gtp => {
-                let mut gtp = GtpProfile::from_profile(&profile);
-                gtp.capabilities = claims.over(&plain_gtp_capabilities());
-                gtp_factory(spec, gtp, options)
-            }
+            Protocol::Gtp => gtp_factory(
+                spec,
+                GtpProfile::from_profile(&profile).claiming(&claims),
+                options,
+            ),
             Protocol::Jsonl => jsonl_factory(
                 spec,
                 profile.program,
                 profile.args,
                 profile.timeout,
-                claims,
+                profile.claims.then(&claims),
                 options,
             ),
         };

@@ -224,17 +224,7 @@ impl GameInput {
     /// The concrete game for an implementation with these capabilities: rules from its axis
     /// values, a valid set-up, and events of the kinds it takes.
     pub fn realise(&self, caps: &Capabilities) -> Case {
-        let (width, height) = self.dimensions();
-        let rules = self.rules(caps);
-        let setup = self.setup(&rules, width, height);
-        let mut case = Case {
-            rules,
-            setup,
-            events: Vec::new(),
-            in_turn: Vec::new(),
-        };
-        self.events_for(&mut case, caps);
-        case
+        self.game_under(caps, self.rules(caps))
     }
 
     /// The concrete game under one of the named `rulesets` (picked by the input, so every
@@ -244,11 +234,15 @@ impl GameInput {
         if rulesets.is_empty() {
             return self.realise(caps);
         }
-        let (width, height) = self.dimensions();
         let pick = self.axes.iter().fold(0usize, |n, &b| {
             n.wrapping_mul(31).wrapping_add(usize::from(b))
         });
-        let rules = rulesets[pick % rulesets.len()];
+        self.game_under(caps, rulesets[pick % rulesets.len()])
+    }
+
+    /// The board, a set-up the reference accepts and the events, under `rules`.
+    fn game_under(&self, caps: &Capabilities, rules: Rules) -> Case {
+        let (width, height) = self.dimensions();
         let setup = self.setup(&rules, width, height);
         let mut case = Case {
             rules,
