@@ -24,6 +24,22 @@ fn tally(out: &std::process::Output) -> String {
         .to_string()
 }
 
+/// `goconform check` of `engine` claiming the rules GNU Go plays by default (simple ko,
+/// suicide forbidden), with `extra` arguments.
+fn check_claiming_gnu_gos_rules(engine: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "check",
+        "--engine",
+        engine,
+        "--claim",
+        "ko=simple",
+        "--claim",
+        "suicide=forbidden",
+    ];
+    args.extend_from_slice(extra);
+    goconform(&args)
+}
+
 #[test]
 fn gnu_go_through_its_profile_file_is_judged_as_the_built_in_profile() {
     let Some(_) = gnugo() else {
@@ -53,15 +69,7 @@ fn a_plain_gtp_engine_is_held_only_to_the_rules_it_claims() {
         text(&unclaimed)
     );
     // Claiming its rules, it fails none.
-    let claimed = goconform(&[
-        "check",
-        "--engine",
-        &engine,
-        "--claim",
-        "ko=simple",
-        "--claim",
-        "suicide=forbidden",
-    ]);
+    let claimed = check_claiming_gnu_gos_rules(&engine, &[]);
     assert_eq!(claimed.status.code(), Some(0), "{}", text(&claimed));
     assert!(tally(&claimed).contains(" passed"), "{}", text(&claimed));
     assert!(!tally(&claimed).contains("failed"), "{}", text(&claimed));
@@ -76,15 +84,7 @@ fn a_gtp_engine_without_list_stones_or_is_legal_is_judged_on_its_verdicts_said_o
         "gtp:python3 tests/fixtures/plain_gtp.py {} --mode gtp",
         gnugo.display()
     );
-    let out = goconform(&[
-        "check",
-        "--engine",
-        &engine,
-        "--claim",
-        "ko=simple",
-        "--claim",
-        "suicide=forbidden",
-    ]);
+    let out = check_claiming_gnu_gos_rules(&engine, &[]);
     let shown = text(&out);
     assert_eq!(out.status.code(), Some(0), "{shown}");
     assert_eq!(
@@ -101,17 +101,7 @@ fn a_gtp_engine_without_list_stones_or_is_legal_is_judged_on_its_verdicts_said_o
         "gtp:python3 tests/fixtures/plain_gtp.py {} --mode gtp --allow-all-suicide",
         gnugo.display()
     );
-    let out = goconform(&[
-        "check",
-        "--topic",
-        "suicide",
-        "--engine",
-        &lying,
-        "--claim",
-        "ko=simple",
-        "--claim",
-        "suicide=forbidden",
-    ]);
+    let out = check_claiming_gnu_gos_rules(&lying, &["--topic", "suicide"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(tally(&out).contains(" failed"), "{}", text(&out));
 }
