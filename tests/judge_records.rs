@@ -343,3 +343,96 @@ fn loadsgf_takes_the_rules_the_record_names() {
     // The refused record changed nothing: still the Japanese game.
     assert!(answers[3].contains("RU[japanese-1989]"), "{answers:?}");
 }
+
+#[test]
+fn a_record_written_back_is_the_game_with_every_move_and_root_property() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    // Game information a server writes, a comment, a pass, and White's move 4 written right
+    // after White's move 3 (a pass not recorded): `show --format sgf` keeps every root
+    // property and every move, the refused one as played with the rule it breaks in its
+    // comment, and the variation is left out.
+    let body = "(;GM[1]FF[4]SZ[9]RU[AGA]KM[7.5]PB[Black Name]PW[White Name]DT[2024-05-01]\
+                EV[Club cup]RO[3]PC[Somewhere]RE[W+R]GN[Final]\
+                ;B[cc]C[a comment];W[gg];B[];W[cg];W[gc](;B[ee])(;B[dd]))";
+    let paths = records("written-back", &[("game.sgf", body)]);
+    let path = paths[0].display().to_string();
+    let out = goconform(&["show", &path, "--format", "sgf"]);
+    let written = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{}", text(&out));
+    for property in [
+        "RU[AGA]",
+        "KM[7.5]",
+        "PB[Black Name]",
+        "PW[White Name]",
+        "DT[2024-05-01]",
+        "EV[Club cup]",
+        "RO[3]",
+        "PC[Somewhere]",
+        "RE[W+R]",
+        "GN[Final]",
+        "C[a comment]",
+        ";B[]",
+        // (the crate escapes `:` in text, which SGF allows)
+        ";W[gc]C[goconform\\: move 5 breaks a rule under aga\\: out-of-turn",
+        ";B[ee]",
+    ] {
+        assert!(written.contains(property), "{property} lost:\n{written}");
+    }
+    assert!(
+        !written.contains("B[dd]"),
+        "the variation is left out:\n{written}"
+    );
+    // Read back, the record is the same game: the same six moves.
+    let again = goconform::sgf::read(
+        std::path::Path::new("written.sgf"),
+        written.as_bytes(),
+        &Default::default(),
+    )
+    .unwrap()
+    .remove(0)
+    .unwrap();
+    assert_eq!(again.events.len(), 6);
+    assert_eq!(again.black.as_deref(), Some("Black Name"));
+
+    // GTP: printsgf after loadsgf keeps the record's game information.
+    let script = format!("loadsgf {}\nprintsgf\n", paths[0].display());
+    let root = root().display().to_string();
+    let clean = records(
+        "written-back-gtp",
+        &[("game.sgf", &body.replace(";W[gc]", ";B[];W[gc]"))],
+    );
+    let script = script.replace(
+        &paths[0].display().to_string(),
+        &clean[0].display().to_string(),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .args(["--root", &root, "gtp", "--rules", "aga"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answers = String::from_utf8_lossy(&out.stdout).to_string();
+    for property in [
+        "PB[Black Name]",
+        "PW[White Name]",
+        "DT[2024-05-01]",
+        "EV[Club cup]",
+        "RO[3]",
+        "PC[Somewhere]",
+        "RE[W+R]",
+        "GN[Final]",
+        "RU[aga]",
+        "KM[7.5]",
+    ] {
+        assert!(answers.contains(property), "{property} lost:\n{answers}");
+    }
+    assert_eq!(answers.matches("RU[").count(), 1, "{answers}");
+}

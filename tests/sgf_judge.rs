@@ -119,6 +119,52 @@ fn a_counted_result_is_compared_with_the_count_of_the_marked_dead_stones() {
 }
 
 #[test]
+fn a_count_with_dead_stones_in_doubt_lists_the_groups_the_choices_and_the_plausible_one() {
+    // counted-5x5 without its TB/TW marks: play ended with two passes and nothing says which
+    // stones are dead. Three groups have fewer than two eyes: Black's wall on column B (one
+    // eye, column A), White's wall on column C (none: columns D and E touch E3 too) and the
+    // black stone E3 (none). Area counting (aga): nothing dead gives B+5.5 (Black 5 stones +
+    // 5 points + E3 = 11, White 5 + komi 0.5); E3 dead gives W+5.5 (Black 10, White 5 + 10 +
+    // 0.5), the recorded result; by hand no other of the 8 choices gives W+5.5 (killing either
+    // wall hands its side's points to the other). Both winners are reachable, so the verdict is
+    // not checkable, and the report says exactly why: the choice {3} gives the recorded result
+    // and one choice (nothing dead) gives B+5.5. The plausible choice is E3 alone: it has no
+    // eye, nothing of Black's with an eye is reachable from it without crossing White, and its
+    // region (E3 and the ten points of columns D and E) is smaller than that of White's
+    // eyeless wall (its five stones and those ten points); the wall, bordering a smaller
+    // eyeless region, is not taken dead. Under japanese-1989 (territory, prisoners, no pass
+    // stones) the same choice gives White 10 + 1 prisoner + 0.5 against Black's 5: W+6.5.
+    let path = fixture("unmarked-5x5.sgf");
+    let rows = judge_jsonl(&["--rules", "aga,japanese-1989", &path]);
+    let aga = row(&rows, "aga");
+    assert_eq!(aga["count"], "B+5.5");
+    assert_eq!(aga["check"], "not-checkable");
+    assert_eq!(aga["groups_in_doubt"], "B:B1:5 W:C1:5 B:E3:1");
+    assert_eq!(aga["choices_giving_result"], "1 of 8");
+    assert_eq!(aga["listed_choices"], "3");
+    assert_eq!(aga["plausible_dead"], "3");
+    assert_eq!(aga["plausible_result"], "W+5.5");
+    let jp = row(&rows, "japanese-1989");
+    assert_eq!(jp["plausible_dead"], "3");
+    assert_eq!(jp["plausible_result"], "W+6.5");
+    // The text report says the same in words.
+    let t = judge(&["--rules", "aga", &path], 0);
+    for line in [
+        "groups in doubt (3): 1 B B1 (5 stones); 2 W C1 (5 stones); 3 B E3",
+        "choices of dead groups giving W+5.5: 1 of 8 ({3}); giving the other winner the same margin: 1",
+        "the plausible choice (eyeless groups the other colour encloses) {3} dead gives W+5.5",
+    ] {
+        assert!(t.contains(line), "{line}\n{t}");
+    }
+    // With the marks (counted-5x5) the players' agreement settles it: no doubt is reported.
+    let marked = judge_jsonl(&["--rules", "aga", &fixture("counted-5x5.sgf")]);
+    assert_eq!(
+        row(&marked, "aga")["groups_in_doubt"],
+        serde_json::Value::Null
+    );
+}
+
+#[test]
 fn four_passes_end_the_game_with_every_stone_alive_whatever_the_marks_say() {
     // counted-5x5 played on to four passes: under aga the third pass follows a dispute and
     // the fourth ends the game with every stone alive (AGA Rule 10), so E3 stays: Black 6

@@ -665,6 +665,8 @@ pub(super) fn show(
     let loaded;
     // For a collection of several games: which one is shown, and how many there are.
     let mut of_games = None;
+    // An SGF record's game, for `--format sgf`: which game, the record, its first ruleset.
+    let mut as_read = None;
     let s = if crate::sgf::is_sgf(path) {
         let index = super::records::game_index(game)?;
         let (record, count) =
@@ -679,6 +681,9 @@ pub(super) fn show(
         let wanted: Vec<String> = filter.iter().map(|f| f.to_string()).collect();
         let rulesets = crate::sgf::convert::rulesets_for(&record, &wanted)?;
         loaded = crate::sgf::convert::to_scenario(&record, &rulesets, &spec)?;
+        if format == ShowFormat::Sgf {
+            as_read = Some((index, record, rulesets));
+        }
         &loaded
     } else {
         if game.is_some() {
@@ -702,6 +707,16 @@ pub(super) fn show(
             eprintln!("goconform: {note}");
         }
         return super::book::show_svg(s, filter, out);
+    }
+    if let (ShowFormat::Sgf, Some((index, record, rulesets))) = (format, &as_read) {
+        // A record is written back as the game it is (every node and property of its main
+        // line), each move a rule refuses kept and named in its comment.
+        if let Some(note) = &of_games {
+            eprintln!("goconform: {note}");
+        }
+        let text = crate::sgf::write::record_as_is(path, *index, record, rulesets, &spec)?;
+        out!("{text}");
+        return Ok(ExitCode::SUCCESS);
     }
     if format == ShowFormat::Sgf {
         let mut chosen = s.clone();

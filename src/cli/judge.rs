@@ -145,45 +145,115 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
     } else {
         ProgressBar::hidden()
     };
-    let judge_file = |path: &PathBuf| -> Vec<Outcome> {
-        let outcomes = judge_one_file(
+    let every = args.verbose || files.len() == 1;
+    // Each file judged on a worker, its games one at a time, each outcome rendered (text) or
+    // turned into rows (jsonl, csv) and tallied as it is judged and then dropped: what
+    // crosses back is the rendering and the tallies, never a record.
+    let judge_file = |path: &PathBuf| -> Judged {
+        let mut done = Judged::default();
+        judge_one_file(
             path,
             &options,
             &judging,
             &rulesets,
             args.fallback_rules.as_deref(),
             &spec,
+            &mut |outcome| done.add(&outcome, args.format, every),
         );
         bar.inc(1);
-        outcomes
+        done
     };
     let jobs = args.jobs.unwrap_or(0);
-    let outcomes: Vec<Vec<Outcome>> =
-        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
-            Ok(pool) => pool.install(|| files.par_iter().map(judge_file).collect()),
-            Err(_) => files.iter().map(judge_file).collect(),
-        };
-    bar.finish_and_clear();
-    let elapsed = started.elapsed().as_secs_f64();
-    let outcomes: Vec<Outcome> = outcomes.into_iter().flatten().collect();
-    let summary = Summary::of(&outcomes, files.len(), elapsed);
-
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .ok();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let written = match args.format {
-        Format::Text => print_text(
-            &mut out,
-            &outcomes,
-            &summary,
-            args.verbose || files.len() == 1,
-        ),
-        Format::Jsonl => print_jsonl(&mut out, &outcomes, &summary),
-        Format::Csv => print_csv(&mut out, &outcomes),
+    // CSV's header goes before the first row only.
+    let mut csv_header = args.format == Format::Csv;
+    let mut summary = Summary {
+        files: files.len(),
+        ..Summary::default()
     };
-    written
-        .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write the report: {e}"))?;
+    let mut wrote_any = false;
+    // Files a window at a time, in the order given: a window's reports are written before the
+    // next window is judged, so memory holds one window's reports, whatever the run's size.
+    let window = JUDGE_WINDOW * pool.as_ref().map_or(1, |p| p.current_num_threads().max(1));
+    let write_error = |e: std::io::Error| format!("cannot write the report: {e}");
+    for chunk in files.chunks(window) {
+        let judged: Vec<Judged> = match &pool {
+            Some(pool) => pool.install(|| chunk.par_iter().map(judge_file).collect()),
+            None => chunk.iter().map(judge_file).collect(),
+        };
+        for done in judged {
+            summary.merge(done.tally);
+            wrote_any |= !done.text.is_empty() || !done.rows.is_empty();
+            out.write_all(done.text.as_bytes()).map_err(write_error)?;
+            for row in done.rows {
+                match args.format {
+                    Format::Csv => {
+                        let mut writer = csv::WriterBuilder::new()
+                            .has_headers(std::mem::take(&mut csv_header))
+                            .from_writer(Vec::new());
+                        writer
+                            .serialize(row)
+                            .map_err(|e| write_error(std::io::Error::other(e)))?;
+                        let bytes = writer
+                            .into_inner()
+                            .map_err(|e| write_error(std::io::Error::other(e.to_string())))?;
+                        out.write_all(&bytes).map_err(write_error)?;
+                    }
+                    _ => {
+                        serde_json::to_writer(&mut out, &row)
+                            .map_err(|e| write_error(std::io::Error::other(e)))?;
+                        writeln!(out).map_err(write_error)?;
+                    }
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    summary.seconds = started.elapsed().as_secs_f64();
+    let written = match args.format {
+        Format::Text => print_summary(&mut out, &summary, wrote_any),
+        Format::Jsonl => {
+            serde_json::to_writer(&mut out, &serde_json::json!({ "summary": summary }))
+                .map_err(std::io::Error::other)
+                .and_then(|()| writeln!(out))
+        }
+        Format::Csv => Ok(()),
+    };
+    written.and_then(|()| out.flush()).map_err(write_error)?;
     Ok(ExitCode::from(exit_code(&summary)))
+}
+
+/// How many files a worker thread is given per window of a run (see `judge_command`).
+const JUDGE_WINDOW: usize = 64;
+
+/// What a worker hands back for one file: its reports, rendered as judged, and its tallies.
+#[derive(Default)]
+struct Judged {
+    /// Text output.
+    text: String,
+    /// JSON-lines and CSV output.
+    rows: Vec<Row>,
+    tally: Summary,
+}
+
+impl Judged {
+    fn add(&mut self, outcome: &Outcome, format: Format, every: bool) {
+        self.tally.add(outcome);
+        match format {
+            Format::Text => {
+                let mut bytes = Vec::new();
+                // Writing into memory cannot fail.
+                let _ = print_outcome(&mut bytes, outcome, every);
+                self.text.push_str(&String::from_utf8_lossy(&bytes));
+            }
+            Format::Jsonl | Format::Csv => self.rows.extend(rows(outcome)),
+        }
+    }
 }
 
 /// The exit code: bit 1 a move that breaks a rule, bit 2 a record not read or not judged.
@@ -272,17 +342,23 @@ fn judge_one_file(
     rulesets: &[(String, Rules)],
     fallback: Option<&str>,
     spec: &Spec,
-) -> Vec<Outcome> {
-    let games = match sgf::read_file(path, options) {
-        Ok(games) => games,
-        Err(e) => return vec![Outcome::Unreadable(e, 0)],
+    each: &mut dyn FnMut(Outcome),
+) {
+    let bytes = match crate::spec::location::read_bounded(path) {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            // The reader's own words for the error, located as it locates them.
+            if let Err(e) = sgf::read_file(path, options) {
+                each(Outcome::Unreadable(e, 0));
+            }
+            return;
+        }
     };
-    games
-        .into_iter()
-        .enumerate()
-        .map(|(index, game)| match game {
+    let mut index = 0;
+    let read = sgf::read_each(path, &bytes, options, |game| {
+        let outcome = match game {
             Err(e) => Outcome::Unreadable(e, index),
-            Ok(record) => {
+            Ok(record) => 'judged: {
                 let fallback: Vec<String> = match (fallback, record.ruleset()) {
                     (Some(name), None) => vec![name.to_string()],
                     _ => Vec::new(),
@@ -296,7 +372,7 @@ fn judge_one_file(
                         {
                             Ok(chosen) => chosen,
                             Err(message) => {
-                                return Outcome::NoRuleset {
+                                break 'judged Outcome::NoRuleset {
                                     name: record.path.display().to_string(),
                                     game: record.game,
                                     message,
@@ -304,7 +380,7 @@ fn judge_one_file(
                             }
                         },
                         Err(message) => {
-                            return Outcome::NoRuleset {
+                            break 'judged Outcome::NoRuleset {
                                 name: record.path.display().to_string(),
                                 game: record.game,
                                 message,
@@ -331,8 +407,13 @@ fn judge_one_file(
                     judgements,
                 }
             }
-        })
-        .collect()
+        };
+        index += 1;
+        each(outcome);
+    });
+    if let Err(e) = read {
+        each(Outcome::Unreadable(e, index));
+    }
 }
 
 /// Tallies over a run, per ruleset and in all.
@@ -366,13 +447,39 @@ struct RulesetTally {
 }
 
 impl Summary {
-    fn of(outcomes: &[Outcome], files: usize, seconds: f64) -> Summary {
-        let mut s = Summary {
-            files,
-            seconds,
-            ..Summary::default()
-        };
-        for outcome in outcomes {
+    /// Adds the tallies of another part of the run (its files are counted by the caller).
+    fn merge(&mut self, other: Summary) {
+        self.games += other.games;
+        self.unreadable += other.unreadable;
+        self.no_ruleset += other.no_ruleset;
+        self.not_judged += other.not_judged;
+        self.moves += other.moves;
+        self.records_with_artifact += other.records_with_artifact;
+        self.records_with_violation += other.records_with_violation;
+        for (name, t) in other.rulesets {
+            let mine = self.rulesets.entry(name).or_default();
+            mine.judged += t.judged;
+            mine.legal += t.legal;
+            mine.illegal += t.illegal;
+            mine.not_judged += t.not_judged;
+            mine.violations += t.violations;
+            mine.agrees += t.agrees;
+            mine.consistent += t.consistent;
+            mine.disagrees += t.disagrees;
+            mine.not_checkable += t.not_checkable;
+            for (k, n) in t.artifacts {
+                *mine.artifacts.entry(k).or_default() += n;
+            }
+            for (k, n) in t.reasons {
+                *mine.reasons.entry(k).or_default() += n;
+            }
+        }
+    }
+
+    /// Tallies one game's outcome.
+    fn add(&mut self, outcome: &Outcome) {
+        let s = self;
+        {
             s.games += 1;
             match outcome {
                 Outcome::Unreadable(..) => s.unreadable += 1,
@@ -422,7 +529,6 @@ impl Summary {
                 }
             }
         }
-        s
     }
 }
 
@@ -443,7 +549,9 @@ fn check_text(j: &Judgement, record: &Record) -> String {
         .count
         .as_ref()
         .map(|c| {
-            if record.territory.is_none() {
+            if !j.ended_by_passes && record.territory.is_none() {
+                format!(", counted {} as the board stands", c.result())
+            } else if record.territory.is_none() {
                 format!(", counted {} (no stone marked dead)", c.result())
             } else {
                 format!(", counted {}", c.result())
@@ -460,6 +568,93 @@ fn check_text(j: &Judgement, record: &Record) -> String {
         ResultCheck::NotCheckable(why) => format!("not checkable: {why}"),
     };
     format!("RE {recorded}{counted}: {detail}")
+}
+
+/// The dead stones in doubt behind a count, as the lines of a report: the groups (numbered
+/// from 1), the choices of them that give the recorded result, and the plausible choice.
+fn doubt_lines(j: &Judgement, record: &Record) -> Vec<String> {
+    let Some(d) = &j.doubt else {
+        return Vec::new();
+    };
+    let recorded = record
+        .result
+        .as_ref()
+        .map_or("none".to_string(), |r| r.to_string());
+    let groups: Vec<String> = d
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, (color, stones))| group_text(i, *color, stones))
+        .collect();
+    let choice = |c: &[usize]| -> String {
+        if c.is_empty() {
+            "{none dead}".to_string()
+        } else {
+            let n: Vec<String> = c.iter().map(|i| (i + 1).to_string()).collect();
+            format!("{{{}}}", n.join(" "))
+        }
+    };
+    let listed: Vec<String> = d.listed.iter().map(|c| choice(c)).collect();
+    let choices = if d.every_choice {
+        format!(
+            "choices of dead groups giving {recorded}: {} of {}{}; giving the other winner the same margin: {}",
+            d.giving_recorded,
+            d.choices,
+            if listed.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({}{})",
+                    listed.join(", "),
+                    if (d.giving_recorded as usize) > listed.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    }
+                )
+            },
+            d.giving_other
+        )
+    } else if listed.is_empty() {
+        format!(
+            "too many groups to count every choice (2^{}); adding up what each is worth alone finds none that gives {recorded}",
+            d.groups.len()
+        )
+    } else {
+        format!(
+            "too many groups to count every choice (2^{}); adding up what each is worth alone finds {} that gives {recorded}",
+            d.groups.len(),
+            listed.join("")
+        )
+    };
+    vec![
+        format!(
+            "groups in doubt ({}): {}",
+            d.groups.len(),
+            groups.join("; ")
+        ),
+        choices,
+        format!(
+            "the plausible choice (eyeless groups the other colour encloses) {} dead gives {}",
+            choice(&d.plausible),
+            d.plausible_result
+        ),
+    ]
+}
+
+/// A group in doubt as a report names it: number, colour, first stone, size.
+fn group_text(index: usize, color: crate::board::Color, stones: &[crate::board::Point]) -> String {
+    let first = stones.first().map(|p| p.to_string()).unwrap_or_default();
+    if stones.len() == 1 {
+        format!("{} {} {first}", index + 1, color.letter())
+    } else {
+        format!(
+            "{} {} {first} ({} stones)",
+            index + 1,
+            color.letter(),
+            stones.len()
+        )
+    }
 }
 
 /// One violation as a located line: a record artifact says what it most likely is and the repair
@@ -498,13 +693,9 @@ fn violation_text(record: &Record, j: &Judgement, v: &Violation, game: &str) -> 
     )
 }
 
-fn print_text(
-    out: &mut impl Write,
-    outcomes: &[Outcome],
-    summary: &Summary,
-    every: bool,
-) -> std::io::Result<()> {
-    for outcome in outcomes {
+/// One game's report in text.
+fn print_outcome(out: &mut impl Write, outcome: &Outcome, every: bool) -> std::io::Result<()> {
+    {
         match outcome {
             Outcome::Unreadable(e, _) => writeln!(out, "{e}")?,
             Outcome::NoRuleset { message, .. } => writeln!(out, "{message}")?,
@@ -562,6 +753,9 @@ fn print_text(
                         )?;
                     }
                     writeln!(out, "    {}", check_text(j, record))?;
+                    for line in doubt_lines(j, record) {
+                        writeln!(out, "      {line}")?;
+                    }
                     for note in j.notes.iter().chain(notes.iter().filter(|_| every)) {
                         writeln!(out, "    note: {note}")?;
                     }
@@ -569,7 +763,12 @@ fn print_text(
             }
         }
     }
-    if !outcomes.is_empty() {
+    Ok(())
+}
+
+/// The run's summary in text, after a blank line where reports came before it.
+fn print_summary(out: &mut impl Write, summary: &Summary, after: bool) -> std::io::Result<()> {
+    if after {
         writeln!(out)?;
     }
     writeln!(
@@ -668,11 +867,24 @@ struct Row {
     artifact: Option<String>,
     /// Every violation: `move:reason` or `move:reason:artifact`, space-separated.
     violations: Option<String>,
+    /// The groups in doubt behind a count: `colour:first-stone:size`, space-separated, numbered
+    /// from 1 in that order.
+    groups_in_doubt: Option<String>,
+    /// How many choices of them give the recorded result, of how many counted (`1 of 16`;
+    /// `found 1` or `found 0` where not every choice was counted).
+    choices_giving_result: Option<String>,
+    /// The first of those choices: each the numbers of its groups, `+`-joined; `-` for none
+    /// dead; space-separated.
+    listed_choices: Option<String>,
+    /// The plausible choice of dead groups (`+`-joined numbers, `-` for none).
+    plausible_dead: Option<String>,
+    /// The result the plausible choice gives.
+    plausible_result: Option<String>,
 }
 
-fn rows(outcomes: &[Outcome]) -> Vec<Row> {
+fn rows(outcome: &Outcome) -> Vec<Row> {
     let mut rows = Vec::new();
-    for outcome in outcomes {
+    {
         match outcome {
             Outcome::Unreadable(e, game) => rows.push(Row {
                 file: e.file.display().to_string(),
@@ -691,6 +903,11 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                 check: "unreadable".to_string(),
                 artifact: None,
                 violations: None,
+                groups_in_doubt: None,
+                choices_giving_result: None,
+                listed_choices: None,
+                plausible_dead: None,
+                plausible_result: None,
                 detail: Some(if e.key.is_empty() {
                     e.message.clone()
                 } else {
@@ -718,6 +935,11 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                 check: "no-ruleset".to_string(),
                 artifact: None,
                 violations: None,
+                groups_in_doubt: None,
+                choices_giving_result: None,
+                listed_choices: None,
+                plausible_dead: None,
+                plausible_result: None,
                 detail: Some(message.clone()),
             }),
             Outcome::Judged { record, judgements } => {
@@ -761,6 +983,36 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
                                 .collect::<Vec<_>>()
                                 .join(" ")
                         }),
+                        groups_in_doubt: j.doubt.as_ref().map(|d| {
+                            d.groups
+                                .iter()
+                                .map(|(c, stones)| {
+                                    format!(
+                                        "{}:{}:{}",
+                                        c.letter(),
+                                        stones.first().map(|p| p.to_string()).unwrap_or_default(),
+                                        stones.len()
+                                    )
+                                })
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        }),
+                        choices_giving_result: j.doubt.as_ref().map(|d| {
+                            if d.every_choice {
+                                format!("{} of {}", d.giving_recorded, d.choices)
+                            } else {
+                                format!("found {}", d.giving_recorded)
+                            }
+                        }),
+                        listed_choices: j.doubt.as_ref().map(|d| {
+                            d.listed
+                                .iter()
+                                .map(|c| choice_word(c))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        }),
+                        plausible_dead: j.doubt.as_ref().map(|d| choice_word(&d.plausible)),
+                        plausible_result: j.doubt.as_ref().map(|d| d.plausible_result.clone()),
                         detail: match &j.check {
                             ResultCheck::Consistent { dead } => Some(format!(
                                 "dead: {}",
@@ -780,23 +1032,15 @@ fn rows(outcomes: &[Outcome]) -> Vec<Row> {
     rows
 }
 
-fn print_jsonl(
-    out: &mut impl Write,
-    outcomes: &[Outcome],
-    summary: &Summary,
-) -> std::io::Result<()> {
-    for row in rows(outcomes) {
-        serde_json::to_writer(&mut *out, &row)?;
-        writeln!(out)?;
+/// A choice of dead groups in one word: their numbers from 1, `+`-joined; `-` for none.
+fn choice_word(choice: &[usize]) -> String {
+    if choice.is_empty() {
+        "-".to_string()
+    } else {
+        choice
+            .iter()
+            .map(|i| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join("+")
     }
-    serde_json::to_writer(&mut *out, &serde_json::json!({ "summary": summary }))?;
-    writeln!(out)
-}
-
-fn print_csv(out: &mut impl Write, outcomes: &[Outcome]) -> std::io::Result<()> {
-    let mut writer = csv::Writer::from_writer(out);
-    for row in rows(outcomes) {
-        writer.serialize(row).map_err(std::io::Error::other)?;
-    }
-    writer.flush()
 }

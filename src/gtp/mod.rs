@@ -317,6 +317,8 @@ struct Engine<'r> {
     rng: SplitMix64,
     /// Whether commands may read and write the files they name.
     files: FileAccess,
+    /// The root properties of the record `loadsgf` loaded, which `printsgf` writes back.
+    kept: Vec<(String, String)>,
 }
 
 impl<'r> Engine<'r> {
@@ -342,6 +344,7 @@ impl<'r> Engine<'r> {
             flagged: None,
             rng: SplitMix64::new(GENMOVE_SEED),
             files: FileAccess::Allowed,
+            kept: Vec::new(),
         })
     }
 
@@ -469,6 +472,7 @@ impl<'r> Engine<'r> {
         self.dead_agreed = false;
         self.flagged = None;
         self.time_left = [None, None];
+        self.kept.clear();
         Ok(())
     }
 

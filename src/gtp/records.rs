@@ -107,6 +107,11 @@ impl Engine<'_> {
             self.dead = dead;
             return Err(message);
         }
+        // The record's root properties (names, date, event, result, ...), for printsgf.
+        self.kept = crate::spec::location::read_bounded(path)
+            .ok()
+            .and_then(|bytes| crate::sgf::write::root_properties(&bytes, 0).ok())
+            .unwrap_or_default();
         if count == record.events.len() {
             if let Some(dead) = record.dead_stones(self.game.board()) {
                 self.dead = self.game.board().strings_through(&dead);
@@ -118,7 +123,9 @@ impl Engine<'_> {
 
     /// `printsgf [FILE]`: the game so far as an SGF record (set-up, moves, the komi and rules
     /// in force, disputes and agreements in comments, the dead stones as territory marks, the
-    /// result once the game has ended), as the answer or written to FILE.
+    /// result once the game has ended), as the answer or written to FILE. After `loadsgf`, the
+    /// record's other root properties (`PB`, `PW`, `DT`, `EV`, `RO`, `RE`, `PC`, ...) are
+    /// written as the record gave them.
     pub(super) fn printsgf(&self, args: &[&str]) -> Answer {
         use crate::sgf::write::{write_record, Info, MoveNode};
         let file = match args {
@@ -184,6 +191,7 @@ impl Engine<'_> {
             result: (self.game.phase() == Phase::Ended).then(|| self.game.result()),
             comment: root_comment,
             dead,
+            kept: self.kept.clone(),
             ..Info::default()
         };
         let text = write_record(&setup, &nodes, &info);

@@ -179,6 +179,7 @@ pub fn record(game: &PlayedGame, rules: &crate::rules::Rules, rules_name: &str) 
         name: None,
         comment: root_comment,
         dead: before_agreement,
+        kept: Vec::new(),
     };
     write_record(&game.setup, &nodes, &info)
 }

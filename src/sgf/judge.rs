@@ -155,8 +155,10 @@ pub struct Judgement {
     pub resumptions: Vec<usize>,
     /// Whether play stopped with two passes in a row.
     pub ended_by_passes: bool,
-    /// The count with the recorded dead stones (none where the record marks none) where play
-    /// ended with two passes or the record marks them; `None` for a game stopped otherwise.
+    /// The count with the recorded dead stones (none where the record marks none); for a game
+    /// stopped without two passes, the position as it stands (as `score` counts it), which no
+    /// verdict is given on. `None` after a resignation, a replay that stopped early, or a
+    /// set-up after a move.
     pub count: Option<Count>,
     /// The dead stones the count used.
     pub dead: Vec<Point>,
@@ -164,7 +166,38 @@ pub struct Judgement {
     pub check: ResultCheck,
     /// What the reader of the report should know about how the record was taken (komi, repairs).
     pub notes: Vec<String>,
+    /// Where the count was judged with stones whose status the position leaves in doubt and
+    /// the recorded dead stones do not give `RE`: the groups in doubt, the choices of them
+    /// that give `RE`, and what the plausible choice gives.
+    pub doubt: Option<Doubt>,
 }
+
+/// The dead stones in doubt behind a count: every group that could be dead, which choices of
+/// them give the recorded result, and the result of the one plausible choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    /// The groups in doubt (fewer than two eyes), in reading order of their first stone:
+    /// colour and stones (sorted). Choices name them by index, from 0.
+    pub groups: Vec<(Color, Vec<Point>)>,
+    /// Whether every choice (2^n) was counted; otherwise only the additive search ran.
+    pub every_choice: bool,
+    /// How many choices were counted (2^n, or 0 where not every one was).
+    pub choices: u64,
+    /// How many of them give the recorded result (every choice counted), or how many were
+    /// found (0 or 1) by the additive search.
+    pub giving_recorded: u64,
+    /// The first of them, fewest groups first (at most [`LISTED_CHOICES`]).
+    pub listed: Vec<Vec<usize>>,
+    /// How many give the same margin to the other winner (every choice counted only).
+    pub giving_other: u64,
+    /// The plausible choice ([`plausibly_dead`]) and the result it gives.
+    pub plausible: Vec<usize>,
+    /// The result the plausible choice gives.
+    pub plausible_result: String,
+}
+
+/// How many of the choices that give the recorded result a report lists.
+pub const LISTED_CHOICES: usize = 5;
 
 impl Judgement {
     /// Whether a move breaks a rule that is not a record artifact.
@@ -432,6 +465,7 @@ pub fn judge_with(
                 dead: Vec::new(),
                 check: ResultCheck::NotCheckable(format!("not judged: {message}")),
                 notes,
+                doubt: None,
             }
         }
     };
@@ -473,6 +507,7 @@ pub fn judge_with(
         }
     });
     let komi_known = options.komi.is_some() || record.komi.is_some();
+    let mut doubt = None;
     let (count, dead) =
         if replay.stopped_at.is_some() || game.resigned().is_some() || replay.restarted {
             (None, Vec::new())
@@ -484,7 +519,9 @@ pub fn judge_with(
                 // players' agreement, White passing last where the rules say so), which is
                 // what `score` gives; reports say that nothing was taken as dead.
                 None if ended_by_passes => (Some(counter.count(&[])), Vec::new()),
-                None => (None, Vec::new()),
+                // Play stopped otherwise: the position as it stands, no stone dead, which is
+                // what `score` counts; reports say so, and the result is never judged on it.
+                None => (Some(counter.count(&[])), Vec::new()),
             }
         };
     if !komi_known {
@@ -553,6 +590,7 @@ pub fn judge_with(
                 {
                     ResultCheck::Agrees
                 } else {
+                    doubt = counter.doubt(result);
                     match counter.search(result) {
                         ResultCheck::Consistent { dead } => match swapped(result) {
                             Some(other)
@@ -586,6 +624,7 @@ pub fn judge_with(
         dead,
         check,
         notes,
+        doubt,
     }
 }
 
@@ -664,6 +703,80 @@ impl Counter<'_> {
             &expand(self.game.board(), dead),
             self.game.handicap(),
         )
+    }
+
+    /// The groups in doubt, the choices of them that give `wanted` (every choice counted where
+    /// there are at most [`MAX_SEARCHED_GROUPS`], else the additive search's), and the result
+    /// of the plausible choice. `None` where nothing can be removed or nothing is in doubt.
+    fn doubt(&self, wanted: &RecordedResult) -> Option<Doubt> {
+        let text = wanted.counted()?;
+        if !self.removable() {
+            return None;
+        }
+        let board = self.game.board();
+        let stones = crate::game::status::groups_in_doubt(board);
+        if stones.is_empty() {
+            return None;
+        }
+        let groups: Vec<(Color, Vec<Point>)> = stones
+            .iter()
+            .map(|g| (board.get(g[0]).unwrap_or(Color::Black), g.clone()))
+            .collect();
+        let other = swapped(wanted).and_then(|r| r.counted());
+        let dead_of = |mask: u64| -> Vec<Point> {
+            stones
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .flat_map(|(_, g)| g.iter().copied())
+                .collect()
+        };
+        let indices = |mask: u64| -> Vec<usize> {
+            (0..stones.len()).filter(|i| mask & (1 << i) != 0).collect()
+        };
+        let mut doubt = Doubt {
+            groups,
+            every_choice: stones.len() <= MAX_SEARCHED_GROUPS,
+            choices: 0,
+            giving_recorded: 0,
+            listed: Vec::new(),
+            giving_other: 0,
+            plausible: Vec::new(),
+            plausible_result: String::new(),
+        };
+        if doubt.every_choice {
+            let mut masks: Vec<u64> = (0..(1u64 << stones.len())).collect();
+            masks.sort_by_key(|m| m.count_ones());
+            doubt.choices = masks.len() as u64;
+            for mask in masks {
+                let (result, drawn) = self.result_of(&dead_of(mask));
+                if result == text || (drawn && matches!(wanted, RecordedResult::Draw)) {
+                    doubt.giving_recorded += 1;
+                    if doubt.listed.len() < LISTED_CHOICES {
+                        doubt.listed.push(indices(mask));
+                    }
+                } else if other.as_deref() == Some(result.as_str()) {
+                    doubt.giving_other += 1;
+                }
+            }
+        } else if let ResultCheck::Consistent { dead } =
+            self.additive_search(&stones, wanted, &text)
+        {
+            doubt.giving_recorded = 1;
+            doubt.listed.push(
+                (0..stones.len())
+                    .filter(|&i| stones[i].iter().all(|p| dead.binary_search(p).is_ok()))
+                    .collect(),
+            );
+        }
+        doubt.plausible = plausibly_dead(board);
+        let dead: Vec<Point> = doubt
+            .plausible
+            .iter()
+            .flat_map(|&i| stones[i].iter().copied())
+            .collect();
+        doubt.plausible_result = self.count(&dead).result();
+        Some(doubt)
     }
 
     /// Every choice of dead groups among those that could be dead, smallest first, until one
@@ -764,6 +877,81 @@ impl Counter<'_> {
             not_found()
         }
     }
+}
+
+/// The plausible choice of dead stones among the groups in doubt
+/// ([`crate::game::status::groups_in_doubt`], whose indices it returns): a group with no eye,
+/// not in seki, whose **region** (its stones and every point reachable from them through empty
+/// points and stones of its colour) holds no stone of a group of its colour that has an eye,
+/// and is smaller than the region of each such group of the other colour that it borders.
+/// That is, stones that cannot live on their own nor join a live group of theirs without
+/// crossing the other colour, and that stand inside the other colour's stones rather than
+/// around them. A reading of the position, not a verdict: reports give what it counts beside
+/// the choices that give the recorded result, and never call a result agreeing because of it.
+pub fn plausibly_dead(board: &Board) -> Vec<usize> {
+    use crate::game::status;
+    let all = status::groups(board);
+    let width = usize::from(board.width());
+    let at = |p: Point| usize::from(p.row) * width + usize::from(p.col);
+    let mut group_of: Vec<Option<usize>> = vec![None; width * usize::from(board.height())];
+    for (i, g) in all.iter().enumerate() {
+        for &p in &g.stones {
+            group_of[at(p)] = Some(i);
+        }
+    }
+    let seki: BTreeSet<Point> = status::seki_stones(board).into_iter().collect();
+    // For each eyeless group outside seki: whether its region holds a group of its colour
+    // with an eye, the region's size, and the groups of the other colour bordering it.
+    let mut candidate: Vec<Option<(usize, BTreeSet<usize>)>> = vec![None; all.len()];
+    for (i, g) in all.iter().enumerate() {
+        if g.eyes > 0 || g.stones.iter().any(|p| seki.contains(p)) {
+            continue;
+        }
+        let mut seen = vec![false; group_of.len()];
+        let mut stack: Vec<Point> = g.stones.clone();
+        for &p in &stack {
+            seen[at(p)] = true;
+        }
+        let mut size = 0;
+        let mut borders = BTreeSet::new();
+        let mut lives = false;
+        while let Some(p) = stack.pop() {
+            size += 1;
+            if let Some(j) = group_of[at(p)] {
+                lives |= all[j].eyes > 0;
+            }
+            for q in board.adjacent(p) {
+                match board.get(q) {
+                    Some(c) if c != g.color => {
+                        if let Some(j) = group_of[at(q)] {
+                            borders.insert(j);
+                        }
+                    }
+                    _ if !seen[at(q)] => {
+                        seen[at(q)] = true;
+                        stack.push(q);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !lives {
+            candidate[i] = Some((size, borders));
+        }
+    }
+    let in_doubt: Vec<usize> = (0..all.len()).filter(|&i| all[i].eyes < 2).collect();
+    in_doubt
+        .iter()
+        .enumerate()
+        .filter(|&(_, &i)| match &candidate[i] {
+            None => false,
+            Some((size, borders)) => borders.iter().all(|&j| match &candidate[j] {
+                Some((other, _)) => size < other,
+                None => true,
+            }),
+        })
+        .map(|(k, _)| k)
+        .collect()
 }
 
 /// Every stone of the strings through `points`.

@@ -157,6 +157,22 @@ pub fn read(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Vec<Result<Record, Located>>, Located> {
+    let mut games = Vec::new();
+    read_each(path, bytes, options, |game| games.push(game))?;
+    Ok(games)
+}
+
+/// Reads an SGF file's bytes game by game, handing each game to `each` as soon as it is read,
+/// so that one game's tree is in memory at a time (a collection's trees all at once took about
+/// a hundred times the file's size). Returns how many games were handed over. A file that
+/// cannot be parsed is one error; where the syntax breaks in a later game of a collection, the
+/// games before it have already been handed over ([`read`] then drops them).
+pub fn read_each(
+    path: &Path,
+    bytes: &[u8],
+    options: &ReadOptions,
+    mut each: impl FnMut(Result<Record, Located>),
+) -> Result<usize, Located> {
     let (text, charset) = match text::decode(bytes) {
         Ok(decoded) => decoded,
         Err((offset, message)) => {
@@ -175,34 +191,88 @@ pub fn read(
             ),
         ));
     }
-    let trees = match sgf_parse::parse(&text) {
-        Ok(trees) => trees,
-        Err(e) => {
-            let index = text::Index::new(&text);
-            let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
-            return Err(source.error_at(offset, "", format!("{what} ({e})")));
-        }
+    let syntax_error = |e: sgf_parse::SgfParseError| {
+        let index = text::Index::new(&text);
+        let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
+        source.error_at(offset, "", format!("{what} ({e})"))
     };
-    let moves = text::move_offsets(&text);
     let lines = text::Lines::new(&text);
-    let index = std::cell::OnceCell::new();
-    Ok(trees
-        .iter()
-        .enumerate()
-        .map(|(game, tree)| {
+    // Each game tree parsed on its own where the collection splits plainly into trees;
+    // otherwise the whole text at once, which is what gives a broken file its error.
+    let ranges = game_ranges(&text).unwrap_or_else(|| vec![0..text.len()]);
+    let mut game = 0;
+    for range in ranges {
+        let part = &text[range.clone()];
+        let trees = sgf_parse::parse(part).map_err(syntax_error)?;
+        let moves = text::move_offsets(part);
+        // The index that locates an error, built only when one needs locating, and over this
+        // part of the text only (one game, where the collection splits plainly).
+        let index = std::cell::OnceCell::new();
+        let empty = Vec::new();
+        for (part_game, tree) in trees.iter().enumerate() {
+            let offsets: Vec<usize> = moves
+                .get(part_game)
+                .unwrap_or(&empty)
+                .iter()
+                .map(|o| o + range.start)
+                .collect();
             let reader = Reader {
                 source: &source,
                 index: &index,
-                moves: &moves,
+                part,
+                base: range.start,
+                part_game,
+                moves: &offsets,
                 lines: &lines,
                 game,
             };
-            match tree.as_go_node() {
+            each(match tree.as_go_node() {
                 Ok(root) => reader.record(root, charset, options),
                 Err(_) => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
+            });
+            game += 1;
+        }
+    }
+    Ok(game)
+}
+
+/// The byte ranges of a collection's game trees, found by a scan that skips property values;
+/// `None` where the text is anything but balanced trees with white space around them.
+fn game_ranges(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let bytes = text.as_bytes();
+    let mut ranges = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'[' if depth > 0 => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b']' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= bytes.len() {
+                    return None;
+                }
             }
-        })
-        .collect())
+            b'(' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    ranges.push(start..i + 1);
+                }
+            }
+            b if depth == 0 && !b.is_ascii_whitespace() => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0 && !ranges.is_empty()).then_some(ranges)
 }
 
 /// Reads a file from disk: [`read`], with an unreadable file as one error.
@@ -235,30 +305,30 @@ pub fn is_sgf(path: &Path) -> bool {
 
 struct Reader<'a> {
     source: &'a Source<'a>,
-    /// The full index, built only when an error needs locating.
+    /// The index of `part`, built only when an error needs locating.
     index: &'a std::cell::OnceCell<text::Index>,
-    moves: &'a [Vec<usize>],
+    /// The part of the text parsed with this game: the game alone, or the whole collection.
+    part: &'a str,
+    /// Where `part` starts in the text.
+    base: usize,
+    /// Which game of `part` this is.
+    part_game: usize,
+    /// Where each main-line node's move is written in the file, for this game.
+    moves: &'a [usize],
     lines: &'a text::Lines<'a>,
     game: usize,
 }
 
 impl Reader<'_> {
     fn error(&self, node: usize, ident: &str, value: Option<usize>, message: &str) -> Located {
-        let index = self
-            .index
-            .get_or_init(|| text::Index::new(self.source.text));
-        let offset = index.locate(self.game, node, ident, value);
+        let index = self.index.get_or_init(|| text::Index::new(self.part));
+        let offset = self.base + index.locate(self.part_game, node, ident, value);
         self.source.error_at(offset, ident, message)
     }
 
     /// Where the move of a main-line node is written.
     fn position(&self, node: usize) -> Position {
-        let offset = self
-            .moves
-            .get(self.game)
-            .and_then(|nodes| nodes.get(node))
-            .copied()
-            .unwrap_or(0);
+        let offset = self.moves.get(node).copied().unwrap_or(0);
         let (line, column) = self.lines.line_column(offset);
         Position { line, column }
     }

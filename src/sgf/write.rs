@@ -7,7 +7,7 @@
 //! a ruling, a pass stone) is written in words in the comment of the node where it happened.
 
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-use sgf_parse::{SgfNode, SimpleText, Text};
+use sgf_parse::{SgfNode, SgfProp, SimpleText, Text};
 
 use crate::board::{Color, Move, Point};
 use crate::game::{Event, Setup};
@@ -45,6 +45,9 @@ pub struct Info {
     /// Stones agreed dead at the end: written as territory marks (`TB` holds White's dead
     /// stones, `TW` Black's), which is how readers, ours included, learn them.
     pub dead: Vec<(Point, Color)>,
+    /// Root properties of a record this game was loaded from ([`root_properties`]): each
+    /// written as it was, after the writer's own, unless the writer wrote that property itself.
+    pub kept: Vec<(String, String)>,
 }
 
 fn sgf_point(p: Point, height: u8) -> SgfPoint {
@@ -146,6 +149,11 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
     }
     if !info.comment.is_empty() {
         root.push(text(&info.comment));
+    }
+    for (ident, values) in &info.kept {
+        if !root.iter().any(|p| p.identifier() == *ident) {
+            root.push(Prop::Unknown(ident.clone(), vec![values.clone()]));
+        }
     }
 
     let mut nodes: Vec<Vec<Prop>> = moves
@@ -414,4 +422,145 @@ mod tests {
         board.set_stone(Color::Black, corner);
         assert_eq!(record.dead_stones(&board), Some(vec![corner]));
     }
+}
+
+/// A game of an SGF file as `sgf-parse` reads it: the text decoded by `CA`, and the tree.
+fn parsed_game(bytes: &[u8], game: usize) -> Result<(SgfNode<Prop>, &'static str), String> {
+    let (text, charset) = super::text::decode(bytes).map_err(|(_, message)| message)?;
+    let mut trees = sgf_parse::parse(&text).map_err(|e| e.to_string())?;
+    if game >= trees.len() {
+        return Err(format!("the file holds {} games", trees.len()));
+    }
+    let tree = trees.swap_remove(game);
+    match tree {
+        sgf_parse::GameTree::GoGame(node) => Ok((node, charset)),
+        _ => Err("not a game of Go (GM is not 1)".to_string()),
+    }
+}
+
+/// A property as SGF writes it, point lists sorted (the crate keeps them unordered, so the
+/// same record would otherwise not always be the same text).
+fn property_text(prop: &Prop) -> String {
+    let points = match prop {
+        // The crate writes SZ as width:height always; a square board is one number.
+        Prop::SZ((w, h)) if w == h => return format!("SZ[{w}]"),
+        Prop::AB(set) | Prop::AW(set) | Prop::AE(set) | Prop::TB(set) | Prop::TW(set) => set,
+        _ => return prop.to_string(),
+    };
+    let mut values: Vec<String> = points
+        .iter()
+        .map(|p| format!("[{}{}]", super::letter(p.x), super::letter(p.y)))
+        .collect();
+    values.sort();
+    format!("{}{}", prop.identifier(), values.concat())
+}
+
+/// The root properties of game `game` of an SGF file's bytes, each as its identifier and its
+/// values as SGF writes them (escaped, joined by `][`), in the file's order: what `printsgf`
+/// keeps of a record `loadsgf` read. `CA` is left out (what is written is UTF-8).
+pub fn root_properties(bytes: &[u8], game: usize) -> Result<Vec<(String, String)>, String> {
+    let (root, _) = parsed_game(bytes, game)?;
+    Ok(root
+        .properties()
+        .filter(|p| p.identifier() != "CA")
+        .map(|p| {
+            let ident = p.identifier();
+            let whole = property_text(p);
+            let values = whole
+                .strip_prefix(ident.as_str())
+                .and_then(|v| v.strip_prefix('['))
+                .and_then(|v| v.strip_suffix(']'))
+                .unwrap_or("")
+                .to_string();
+            (ident, values)
+        })
+        .collect())
+}
+
+/// Game `game` of an SGF file's bytes written back as the game it is: the main line's nodes,
+/// each with every property it holds (root properties, set-up, moves as written, passes,
+/// comments), in order; variations are left out, the text is written in UTF-8 (`CA[UTF-8]`),
+/// and `notes[n]` is added to the comment of the node holding move `n` (from 1): `show` says
+/// there which rule a move breaks, and keeps the move.
+pub fn game_as_is(
+    bytes: &[u8],
+    game: usize,
+    notes: &std::collections::BTreeMap<usize, String>,
+) -> Result<String, String> {
+    let (root, charset) = parsed_game(bytes, game)?;
+    let mut out = String::from("(");
+    let mut moves = 0;
+    for (index, node) in root.main_variation().enumerate() {
+        let mut props: Vec<Prop> = node.properties().cloned().collect();
+        if index == 0 {
+            let had = props.iter().any(|p| p.identifier() == "CA");
+            props.retain(|p| p.identifier() != "CA");
+            if had || charset != "UTF-8" {
+                props.insert(0, Prop::CA(simple("UTF-8")));
+            }
+        }
+        if props.iter().any(|p| matches!(p, Prop::B(_) | Prop::W(_))) {
+            moves += 1;
+            if let Some(note) = notes.get(&moves) {
+                match props.iter_mut().find(|p| matches!(p, Prop::C(_))) {
+                    Some(Prop::C(comment)) => {
+                        comment.text = format!("{}\n{note}", comment.text);
+                    }
+                    _ => props.push(Prop::C(Text { text: note.clone() })),
+                }
+            }
+        }
+        out.push(';');
+        for prop in &props {
+            out.push_str(&property_text(prop));
+        }
+        out.push('\n');
+    }
+    out.push_str(")\n");
+    Ok(out)
+}
+
+/// Game `index` of the SGF file `path`, `record` as read, written back as the game it is
+/// ([`game_as_is`]), each move the first of `rulesets` refuses named in its comment with the
+/// reason, the clauses and how the judge went on past it (the move is kept as written).
+pub fn record_as_is(
+    path: &std::path::Path,
+    index: usize,
+    record: &super::Record,
+    rulesets: &[String],
+    spec: &crate::spec::Spec,
+) -> Result<String, String> {
+    let bytes = crate::spec::location::read_bounded(path).map_err(|e| e.to_string())?;
+    let mut notes = std::collections::BTreeMap::new();
+    if let Some(name) = rulesets.first() {
+        let judged = super::judge::judge(record, name, spec.rules(name)?, spec);
+        if let Some(why) = &judged.not_judged {
+            notes.insert(1, format!("goconform: not judged under {name}: {why}"));
+        }
+        // Moves read as placed handicap stones are not nodes of their own moves' count.
+        let offset = if record.handicap_from_moves {
+            record.setup.handicap.len()
+        } else {
+            0
+        };
+        for v in &judged.violations {
+            let clauses = if v.clauses.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", v.clauses.join(", "))
+            };
+            let artifact = v
+                .artifact
+                .map(|a| format!(", likely a record artifact ({})", a.word()))
+                .unwrap_or_default();
+            notes.insert(
+                v.move_number + offset,
+                format!(
+                    "goconform: move {} breaks a rule under {name}: {}{clauses}{artifact}; {}",
+                    v.move_number, v.reason, v.went_on
+                ),
+            );
+        }
+    }
+    game_as_is(&bytes, index, &notes).map_err(|e| format!("{}: {e}", path.display()))
 }
