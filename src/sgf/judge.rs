@@ -12,10 +12,13 @@
 //!
 //! A counted `RE` is then classified: it **agrees** when the count with the recorded dead
 //! stones (none, without marks) gives it; it is **consistent** when some other choice of dead
-//! stones among the groups that could be dead gives it (the choice is reported); it
-//! **disagrees** when no such choice does; it is **not checkable** when there is nothing to
-//! count (a resignation, time, an illegal move), or too many groups to try every choice and
-//! none found by adding up what each group alone is worth.
+//! stones among the groups that could be dead gives it (the choice is reported) and no choice
+//! gives the other winner, every choice counted; it **disagrees** when no such choice does; it
+//! is **not checkable** when there is nothing to count (a resignation, time, an illegal move,
+//! a game that did not end on the board), when choices give either winner, or when there are
+//! too many groups to count every choice. Where dead stones are in doubt, the judgement holds
+//! a [`Doubt`]: the groups, the choices that give `RE`, and what the plausible choice
+//! ([`plausibly_dead`]) gives, so that a verdict can be checked by hand.
 //! Under rules that end on two passes (Tromp-Taylor) nothing is ever removed, and after the
 //! four-pass end of the AGA-style procedure every stone is alive, so there the count is the
 //! position as it stands and no other choice exists.
@@ -601,6 +604,15 @@ pub fn judge_with(
                             {
                                 ResultCheck::NotCheckable(format!(
                                     "the dead stones decide: some choice of them gives {result} and another gives {other}"
+                                ))
+                            }
+                            // Where not every choice was counted, a choice giving the other
+                            // winner cannot be ruled out: never "consistent" on a search
+                            // that could have missed it.
+                            _ if doubt.as_ref().is_some_and(|d| !d.every_choice) => {
+                                ResultCheck::NotCheckable(format!(
+                                    "{} groups without two eyes: a choice of them gives {result}, but too many to count every choice and rule out one that gives the other winner",
+                                    doubt.as_ref().map_or(0, |d| d.groups.len())
                                 ))
                             }
                             _ => ResultCheck::Consistent { dead },

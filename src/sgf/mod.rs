@@ -199,7 +199,7 @@ pub fn read_each(
     let lines = text::Lines::new(&text);
     // Each game tree parsed on its own where the collection splits plainly into trees;
     // otherwise the whole text at once, which is what gives a broken file its error.
-    let ranges = game_ranges(&text).unwrap_or_else(|| vec![0..text.len()]);
+    let ranges = game_ranges(&text).unwrap_or_else(|| std::iter::once(0..text.len()).collect());
     let mut game = 0;
     for range in ranges {
         let part = &text[range.clone()];

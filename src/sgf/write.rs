@@ -327,103 +327,6 @@ fn check_words(check: &Check) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(text: &str) -> super::super::Record {
-        super::super::read(
-            std::path::Path::new("t.sgf"),
-            text.as_bytes(),
-            &Default::default(),
-        )
-        .unwrap()
-        .remove(0)
-        .unwrap()
-    }
-
-    #[test]
-    fn moves_passes_and_set_up_come_back() {
-        let mut setup = Setup::empty(9, 9);
-        setup.stones = vec![(Point::new(0, 0), Color::White)];
-        setup.handicap = vec![Point::new(2, 2), Point::new(6, 6)];
-        let moves = vec![
-            MoveNode {
-                color: Color::White,
-                mv: Move::Play(Point::new(4, 4)),
-                comment: vec!["a ] bracket and a \\ backslash".to_string()],
-            },
-            MoveNode {
-                color: Color::Black,
-                mv: Move::Pass,
-                comment: Vec::new(),
-            },
-        ];
-        let info = Info {
-            rules: Some("aga".to_string()),
-            komi: Some(Komi::from_half_points(1)),
-            result: Some("W+0.5".to_string()),
-            ..Info::default()
-        };
-        let text = write_record(&setup, &moves, &info);
-        assert!(text.contains("SZ[9]"), "{text}");
-        let record = read(&text);
-        assert_eq!(record.setup.stones, setup.stones);
-        assert_eq!(record.setup.handicap.len(), 2);
-        assert_eq!(
-            record.events,
-            vec![
-                Event::Move(Color::White, Move::Play(Point::new(4, 4))),
-                Event::Move(Color::Black, Move::Pass)
-            ]
-        );
-        assert_eq!(
-            record.komi.as_ref().unwrap().komi,
-            Komi::from_half_points(1)
-        );
-        assert_eq!(record.ruleset(), Some("aga"));
-        let parsed = sgf_parse::go::parse(&text).unwrap();
-        let comment = parsed[0]
-            .main_variation()
-            .nth(1)
-            .and_then(|n| n.get_property("C").cloned());
-        assert_eq!(
-            comment,
-            Some(Prop::C(Text {
-                text: "a ] bracket and a \\ backslash".to_string()
-            }))
-        );
-    }
-
-    #[test]
-    fn rectangular_and_large_boards_and_dead_stones() {
-        let setup = Setup::empty(25, 7);
-        let corner = Point::new(24, 6);
-        let moves = vec![MoveNode {
-            color: Color::Black,
-            mv: Move::Play(corner),
-            comment: Vec::new(),
-        }];
-        let info = Info {
-            dead: vec![(corner, Color::Black)],
-            ..Info::default()
-        };
-        let text = write_record(&setup, &moves, &info);
-        assert!(
-            text.contains("SZ[25:7]") && text.contains("B[ya]"),
-            "{text}"
-        );
-        let record = read(&text);
-        assert_eq!(
-            record.events,
-            vec![Event::Move(Color::Black, Move::Play(corner))]
-        );
-        let mut board = crate::board::Board::new(25, 7).unwrap();
-        board.set_stone(Color::Black, corner);
-        assert_eq!(record.dead_stones(&board), Some(vec![corner]));
-    }
-}
-
 /// A game of an SGF file as `sgf-parse` reads it: the text decoded by `CA`, and the tree.
 fn parsed_game(bytes: &[u8], game: usize) -> Result<(SgfNode<Prop>, &'static str), String> {
     let (text, charset) = super::text::decode(bytes).map_err(|(_, message)| message)?;
@@ -563,4 +466,101 @@ pub fn record_as_is(
         }
     }
     game_as_is(&bytes, index, &notes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> super::super::Record {
+        super::super::read(
+            std::path::Path::new("t.sgf"),
+            text.as_bytes(),
+            &Default::default(),
+        )
+        .unwrap()
+        .remove(0)
+        .unwrap()
+    }
+
+    #[test]
+    fn moves_passes_and_set_up_come_back() {
+        let mut setup = Setup::empty(9, 9);
+        setup.stones = vec![(Point::new(0, 0), Color::White)];
+        setup.handicap = vec![Point::new(2, 2), Point::new(6, 6)];
+        let moves = vec![
+            MoveNode {
+                color: Color::White,
+                mv: Move::Play(Point::new(4, 4)),
+                comment: vec!["a ] bracket and a \\ backslash".to_string()],
+            },
+            MoveNode {
+                color: Color::Black,
+                mv: Move::Pass,
+                comment: Vec::new(),
+            },
+        ];
+        let info = Info {
+            rules: Some("aga".to_string()),
+            komi: Some(Komi::from_half_points(1)),
+            result: Some("W+0.5".to_string()),
+            ..Info::default()
+        };
+        let text = write_record(&setup, &moves, &info);
+        assert!(text.contains("SZ[9]"), "{text}");
+        let record = read(&text);
+        assert_eq!(record.setup.stones, setup.stones);
+        assert_eq!(record.setup.handicap.len(), 2);
+        assert_eq!(
+            record.events,
+            vec![
+                Event::Move(Color::White, Move::Play(Point::new(4, 4))),
+                Event::Move(Color::Black, Move::Pass)
+            ]
+        );
+        assert_eq!(
+            record.komi.as_ref().unwrap().komi,
+            Komi::from_half_points(1)
+        );
+        assert_eq!(record.ruleset(), Some("aga"));
+        let parsed = sgf_parse::go::parse(&text).unwrap();
+        let comment = parsed[0]
+            .main_variation()
+            .nth(1)
+            .and_then(|n| n.get_property("C").cloned());
+        assert_eq!(
+            comment,
+            Some(Prop::C(Text {
+                text: "a ] bracket and a \\ backslash".to_string()
+            }))
+        );
+    }
+
+    #[test]
+    fn rectangular_and_large_boards_and_dead_stones() {
+        let setup = Setup::empty(25, 7);
+        let corner = Point::new(24, 6);
+        let moves = vec![MoveNode {
+            color: Color::Black,
+            mv: Move::Play(corner),
+            comment: Vec::new(),
+        }];
+        let info = Info {
+            dead: vec![(corner, Color::Black)],
+            ..Info::default()
+        };
+        let text = write_record(&setup, &moves, &info);
+        assert!(
+            text.contains("SZ[25:7]") && text.contains("B[ya]"),
+            "{text}"
+        );
+        let record = read(&text);
+        assert_eq!(
+            record.events,
+            vec![Event::Move(Color::Black, Move::Play(corner))]
+        );
+        let mut board = crate::board::Board::new(25, 7).unwrap();
+        board.set_stone(Color::Black, corner);
+        assert_eq!(record.dead_stones(&board), Some(vec![corner]));
+    }
 }
