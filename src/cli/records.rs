@@ -25,10 +25,27 @@ pub(super) fn load_record_counted(
     if path.is_dir() {
         return Err(format!("{} is a folder, not a game record", path.display()));
     }
-    let games =
-        sgf::read_file(path, options).map_err(|e| format!("cannot read the game record:\n{e}"))?;
-    let count = games.len();
-    match games.into_iter().nth(game) {
+    let bytes = match crate::spec::location::read_bounded(path) {
+        Ok(bytes) => bytes,
+        // The reader's own located words for a file it cannot read.
+        Err(_) => {
+            return Err(match sgf::read_file(path, options) {
+                Err(e) => format!("cannot read the game record:\n{e}"),
+                Ok(_) => format!("cannot read {}", path.display()),
+            })
+        }
+    };
+    // The games read one at a time, only the one asked for kept.
+    let mut wanted = None;
+    let mut index = 0;
+    let count = sgf::read_each(path, &bytes, options, |read| {
+        if index == game {
+            wanted = Some(read);
+        }
+        index += 1;
+    })
+    .map_err(|e| format!("cannot read the game record:\n{e}"))?;
+    match wanted {
         Some(Ok(record)) => Ok((record, count)),
         Some(Err(e)) => Err(format!("cannot read the game record:\n{e}")),
         None => Err(format!(

@@ -19,14 +19,25 @@ impl Engine<'_> {
         };
         self.may_use_files("loadsgf")?;
         let path = std::path::Path::new(file);
-        let mut games = crate::sgf::read_file(path, &Default::default())
-            .map_err(|e| format!("cannot load file: {e}"))?;
-        if games.is_empty() {
+        let bytes = match crate::spec::location::read_bounded(path) {
+            Ok(bytes) => bytes,
+            Err(_) => {
+                return Err(match crate::sgf::read_file(path, &Default::default()) {
+                    Err(e) => format!("cannot load file: {e}"),
+                    Ok(_) => format!("cannot load file: cannot read {file}"),
+                })
+            }
+        };
+        // The first game is loaded; the others are read one at a time and dropped.
+        let mut first = None;
+        crate::sgf::read_each(path, &bytes, &Default::default(), |game| {
+            first.get_or_insert(game);
+        })
+        .map_err(|e| format!("cannot load file: {e}"))?;
+        let Some(record) = first else {
             return Err("cannot load file: no game in it".to_string());
-        }
-        let record = games
-            .swap_remove(0)
-            .map_err(|e| format!("cannot load file: {e}"))?;
+        };
+        let record = record.map_err(|e| format!("cannot load file: {e}"))?;
         if record.setup.width != record.setup.height {
             return Err(format!(
                 "cannot load file: a {}x{} board; GTP boards are square",
@@ -108,10 +119,7 @@ impl Engine<'_> {
             return Err(message);
         }
         // The record's root properties (names, date, event, result, ...), for printsgf.
-        self.kept = crate::spec::location::read_bounded(path)
-            .ok()
-            .and_then(|bytes| crate::sgf::write::root_properties(&bytes, 0).ok())
-            .unwrap_or_default();
+        self.kept = crate::sgf::write::root_properties(&bytes, 0).unwrap_or_default();
         if count == record.events.len() {
             if let Some(dead) = record.dead_stones(self.game.board()) {
                 self.dead = self.game.board().strings_through(&dead);

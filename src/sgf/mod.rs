@@ -238,7 +238,7 @@ pub fn read_each(
 
 /// The byte ranges of a collection's game trees, found by a scan that skips property values;
 /// `None` where the text is anything but balanced trees with white space around them.
-fn game_ranges(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
+pub(crate) fn game_ranges(text: &str) -> Option<Vec<std::ops::Range<usize>>> {
     let bytes = text.as_bytes();
     let mut ranges = Vec::new();
     let mut depth = 0usize;

@@ -330,7 +330,12 @@ fn check_words(check: &Check) -> String {
 /// A game of an SGF file as `sgf-parse` reads it: the text decoded by `CA`, and the tree.
 fn parsed_game(bytes: &[u8], game: usize) -> Result<(SgfNode<Prop>, &'static str), String> {
     let (text, charset) = super::text::decode(bytes).map_err(|(_, message)| message)?;
-    let mut trees = sgf_parse::parse(&text).map_err(|e| e.to_string())?;
+    // Only the game asked for is parsed, where the collection splits plainly into games.
+    let (part, game) = match super::game_ranges(&text) {
+        Some(ranges) if game < ranges.len() => (&text[ranges[game].clone()], 0),
+        _ => (&text[..], game),
+    };
+    let mut trees = sgf_parse::parse(part).map_err(|e| e.to_string())?;
     if game >= trees.len() {
         return Err(format!("the file holds {} games", trees.len()));
     }
