@@ -478,3 +478,96 @@ fn every_record_of_the_corpus_written_back_reads_the_same_in_sgfmill() {
         "README.md's round-trip figures are stale; they are now:\n{figures}"
     );
 }
+
+/// The plausible choice of dead stones set beside a second opinion: for every counted record
+/// of the corpus judged with dead stones in doubt, GNU Go 3.8's `final_status_list dead` on the
+/// same record, group by group (a group is dead to GNU Go when its first stone is in that
+/// list). The agreement is a figure README.md gives, not a pass mark: the plausible choice is a
+/// reading of the position, and no verdict rests on it. Skipped, saying why, without the corpus
+/// or GNU Go.
+#[test]
+fn the_plausible_choice_is_set_beside_gnu_go() {
+    let Some(dir) = corpus() else {
+        println!("skipped: the corpus folder ../shared/corpus/sgf is not beside the project");
+        return;
+    };
+    let gnugo = std::env::var_os("GNUGO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/games/gnugo"));
+    if !gnugo.exists() {
+        println!("skipped: GNU Go (/usr/games/gnugo or $GNUGO) is not installed");
+        return;
+    }
+    let spec = Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| sgf::is_sgf(p))
+        .collect();
+    files.sort();
+    let (mut groups, mut same, mut records, mut whole) = (0, 0, 0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let Ok(games) = sgf::read(path, &bytes, &Default::default()) else {
+            continue;
+        };
+        for record in games.into_iter().flatten() {
+            if !matches!(
+                record.result,
+                Some(RecordedResult::Score(..) | RecordedResult::Draw)
+            ) {
+                continue;
+            }
+            let ruleset = record.ruleset().unwrap_or("aga");
+            let j = judge(&record, ruleset, spec.rules(ruleset).unwrap(), &spec);
+            let Some(doubt) = j.doubt else {
+                continue;
+            };
+            let mut child = std::process::Command::new(&gnugo)
+                .args(["--mode", "gtp", "--chinese-rules"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::io::Write::write_all(
+                &mut child.stdin.take().unwrap(),
+                format!("loadsgf {}\nfinal_status_list dead\nquit\n", path.display()).as_bytes(),
+            )
+            .unwrap();
+            let out = child.wait_with_output().unwrap();
+            let answers = String::from_utf8_lossy(&out.stdout).to_string();
+            let dead: Vec<&str> = answers
+                .split("\n\n")
+                .nth(1)
+                .unwrap_or_default()
+                .trim_start_matches('=')
+                .split_whitespace()
+                .collect();
+            records += 1;
+            let mut all = true;
+            for (i, (_, stones)) in doubt.groups.iter().enumerate() {
+                let gnugo_dead = dead.contains(&stones[0].to_string().as_str());
+                groups += 1;
+                if gnugo_dead == doubt.plausible.contains(&i) {
+                    same += 1;
+                } else {
+                    all = false;
+                }
+            }
+            whole += usize::from(all);
+        }
+    }
+    let figures = format!(
+        "GNU Go 3.8's `final_status_list dead` gives the same status as the plausible choice to \
+         {same} of the {groups} groups in doubt of those records, and to every group in {whole} \
+         of the {records}."
+    );
+    println!("{figures}");
+    assert!(records > 0);
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(
+        readme.contains(&figures),
+        "README.md's comparison with GNU Go is stale; it is now:\n{figures}"
+    );
+}
