@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use crate::board::{Board, Color, Point};
 use crate::game::counting::{self, Count};
 use crate::game::{Event, Phase, Prisoners, Reason, Refereed};
-use crate::rules::{Ending, Rules, SekiEyes};
+use crate::rules::{CycleOutcome, Ending, Rules, SekiEyes};
 use crate::scenario::Scenario;
 
 /// Where the position comes from.
@@ -72,6 +72,9 @@ pub struct Final {
     pub phase: Option<Phase>,
     /// Who resigned, if anyone: the result is then theirs to lose whatever the count.
     pub resigned: Option<Color>,
+    /// How the game came out if a repetition ended it (`ko = simple-cycle-draw` or
+    /// `simple-cycle-void`): the result is then a draw or no result whatever the count.
+    pub cycled: Option<CycleOutcome>,
     /// The events refused along the way, which the outcome's notes report.
     pub refused: Vec<Refused>,
 }
@@ -104,17 +107,19 @@ pub struct Outcome {
 impl Outcome {
     /// The result as SGF writes it (`B+3.5`, `W+R`, `0`): a resignation decides over the count.
     pub fn result(&self) -> String {
-        match self.fin.resigned {
-            Some(loser) => format!("{}+R", loser.opponent().letter()),
-            None => self.count.result(),
+        match (self.fin.resigned, self.fin.cycled) {
+            (Some(loser), _) => format!("{}+R", loser.opponent().letter()),
+            (None, Some(outcome)) => outcome.result().to_string(),
+            (None, None) => self.count.result(),
         }
     }
 
     /// The winner, `None` for a draw; a resignation decides over the count.
     pub fn winner(&self) -> Option<Color> {
-        match self.fin.resigned {
-            Some(loser) => Some(loser.opponent()),
-            None => self.count.winner(),
+        match (self.fin.resigned, self.fin.cycled) {
+            (Some(loser), _) => Some(loser.opponent()),
+            (None, Some(_)) => None,
+            (None, None) => self.count.winner(),
         }
     }
 }
@@ -133,6 +138,7 @@ pub fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
             handicap: *handicap,
             phase: None,
             resigned: None,
+            cycled: None,
             refused: Vec::new(),
         }),
         Position::Scenario { scenario, .. } => {
@@ -155,6 +161,7 @@ pub fn final_state(position: &Position, rules: Rules) -> Result<Final, String> {
                 handicap: game.handicap(),
                 phase: Some(game.phase()),
                 resigned: game.resigned(),
+                cycled: game.cycled(),
                 refused,
             })
         }
@@ -204,6 +211,13 @@ pub fn score_under(
                 "{} resigned: the result is {}+R; the count is of the position as it stands",
                 capitalised(loser.name()),
                 loser.opponent().letter()
+            ));
+        }
+        if let Some(outcome) = fin.cycled {
+            notes.push(format!(
+                "a repetition ended the game (ko={}): the result is {}; the count is of the position as it stands",
+                rules.ko,
+                outcome.result()
             ));
         }
         let mut removed = Vec::new();

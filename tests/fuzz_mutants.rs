@@ -8,7 +8,7 @@ use goconform::conformance::mutants::{mutants, Mutant, MutantEngine};
 use goconform::fuzzing::{game_bytes, play_against, Played};
 
 /// Games tried per mutant before it counts as missed.
-const GAMES: u64 = 3000;
+const GAMES: u64 = 6000;
 
 fn first_divergent_game(mutant: Mutant) -> Option<u64> {
     let mut engine = MutantEngine::new(mutant);

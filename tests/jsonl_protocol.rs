@@ -448,7 +448,9 @@ fn each_schema_rule_is_enforced_by_the_validator_too() {
         ),
         (&result, |v| v["initial"]["phase"] = json!("over"), false),
         (&result, |v| v["initial"]["result"] = json!("B+3.0"), false),
-        (&result, |v| v["initial"]["result"] = json!("Void"), false),
+        // `Void`: a game a repetition ended without result (ko = simple-cycle-void).
+        (&result, |v| v["initial"]["result"] = json!("Void"), true),
+        (&result, |v| v["initial"]["result"] = json!("Draw"), false),
         (&result, |v| v["initial"]["score"] = json!([1]), false),
         (&result, |v| v["initial"]["score"] = json!(["1", 2]), false),
         (&result, |v| v["initial"]["warnings"] = json!(null), false),

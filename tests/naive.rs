@@ -535,7 +535,7 @@ fn white_passes_last_whenever_play_stops() {
 }
 
 /// The differential has teeth: random games find every mutant whose flaw shows in board play,
-/// the ending or the count (`conformance::mutants`), within a fixed sample of 600 cases. The
+/// the ending or the count (`conformance::mutants`), within a fixed sample of 1500 cases. The
 /// mutants it cannot find are listed with the reason.
 #[test]
 fn the_differential_finds_the_mutants() {
@@ -547,7 +547,7 @@ fn the_differential_finds_the_mutants() {
     // The list is exact: a mutant found here that is listed fails the test too.
     let beyond: &[&str] = &["wrong-illegal-move-procedure"];
     let mut runner = TestRunner::deterministic();
-    let sample: Vec<Case> = (0..600)
+    let sample: Vec<Case> = (0..1500)
         .map(|_| case().new_tree(&mut runner).unwrap().current())
         .collect();
     let mut missed = Vec::new();

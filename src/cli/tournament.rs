@@ -630,13 +630,22 @@ pub(super) fn handicap_command(root: &Project, args: &HandicapArgs) -> CommandRe
             } else {
                 String::new()
             };
-            outln!(
-                "{} v {}: {} takes Black with {} stone(s){capped}",
-                ranks[0],
-                ranks[1],
-                ranks[i],
-                h.stones
-            );
+            if h.placed() == 0 {
+                outln!(
+                    "{} v {}: {} takes Black with a one-stone handicap: no stone placed, Black moves first (AGA Rule 4)",
+                    ranks[0],
+                    ranks[1],
+                    ranks[i],
+                );
+            } else {
+                outln!(
+                    "{} v {}: {} takes Black with {} stone(s){capped}",
+                    ranks[0],
+                    ranks[1],
+                    ranks[i],
+                    h.stones
+                );
+            }
         }
     }
     let spec = super::load_spec(root)?;

@@ -194,6 +194,28 @@ pub fn mutants() -> Vec<Mutant> {
             flaw: R(|r| with(r, |r| r.white_passes_last = WhitePassesLast::No)),
         },
         Mutant {
+            name: "cycle-goes-on",
+            about: "plays on through a repetition where the rules end the game there",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ko.cycle_outcome().is_some() {
+                        r.ko = KoRule::Simple;
+                    }
+                })
+            }),
+        },
+        Mutant {
+            name: "cycle-void-for-draw",
+            about: "ends a game that a repetition makes a draw without result instead",
+            flaw: R(|r| {
+                with(r, |r| {
+                    if r.ko == KoRule::SimpleCycleDraw {
+                        r.ko = KoRule::SimpleCycleVoid;
+                    }
+                })
+            }),
+        },
+        Mutant {
             name: "no-basic-ko-ban-with-nssk",
             about: "drops the simple-ko ban where the rules add it to natural situational superko",
             flaw: R(|r| {
@@ -628,7 +650,9 @@ impl Referee for MutantEngine {
     /// `prisoners`, not here.
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
         let flawed = match (self.mutant.flaw, self.inner.game()) {
-            (Flaw::Count(change), Some(game)) if game.resigned().is_none() => {
+            (Flaw::Count(change), Some(game))
+                if game.resigned().is_none() && game.cycled().is_none() =>
+            {
                 let (prisoners, handicap) = change(game.prisoner_breakdown(), game.handicap());
                 Some(counting::count(
                     game.board(),
@@ -638,7 +662,9 @@ impl Referee for MutantEngine {
                     handicap,
                 ))
             }
-            (Flaw::CompensationUnderTerritory, Some(game)) if game.resigned().is_none() => {
+            (Flaw::CompensationUnderTerritory, Some(game))
+                if game.resigned().is_none() && game.cycled().is_none() =>
+            {
                 let mut count = game.count();
                 let handicap = i32::try_from(game.handicap()).unwrap_or(0);
                 if count.scoring == Scoring::Territory && handicap >= 2 {

@@ -60,6 +60,9 @@ struct NaiveGame {
     prisoners: [u32; 2],
     handicap: u32,
     resigned: Option<Color>,
+    /// Set when a repetition ended the game (the ko rules that end a long cycle): the
+    /// result's word, `0` or `Void`.
+    cycle_result: Option<&'static str>,
     log: Vec<Logged>,
     history: Vec<Position>,
 }
@@ -258,6 +261,7 @@ impl NaiveGame {
             prisoners: [0, 0],
             handicap: handicap.len() as u32,
             resigned: None,
+            cycle_result: None,
             log: Vec::new(),
             history,
         })
@@ -346,16 +350,19 @@ impl NaiveGame {
             Some(Logged::Play { color: c, at: q, captured: took })
                 if *c == color.opponent() && took == &[p] && captured == [*q]
         );
-        if matches!(
-            self.rules.ko,
-            KoRule::Simple | KoRule::NaturalSituationalBasicKo
-        ) && retake
-        {
+        let simple_ban = match self.rules.ko {
+            KoRule::Simple
+            | KoRule::NaturalSituationalBasicKo
+            | KoRule::SimpleCycleDraw
+            | KoRule::SimpleCycleVoid => true,
+            KoRule::Positional | KoRule::Situational | KoRule::NaturalSituational => false,
+        };
+        if simple_ban && retake {
             return Verdict::Illegal(Reason::Ko);
         }
         let repeats = self.history.iter().any(|old| {
             let relevant = match self.rules.ko {
-                KoRule::Simple => false,
+                KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid => false,
                 KoRule::Positional => true,
                 KoRule::Situational => old.to_move == color.opponent(),
                 KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
@@ -366,6 +373,27 @@ impl NaiveGame {
         });
         if repeats {
             return Verdict::Illegal(if retake { Reason::Ko } else { Reason::Superko });
+        }
+        // Under the ko rules that let a cycle be played once round, a play that brings back a
+        // position that stood before with the same player to move ends the game.
+        let cycle_result = match self.rules.ko {
+            KoRule::SimpleCycleDraw => Some("0"),
+            KoRule::SimpleCycleVoid => Some("Void"),
+            KoRule::Simple
+            | KoRule::Positional
+            | KoRule::Situational
+            | KoRule::NaturalSituational
+            | KoRule::NaturalSituationalBasicKo => None,
+        };
+        if let Some(word) = cycle_result {
+            if self
+                .history
+                .iter()
+                .any(|old| old.to_move == color.opponent() && old.grid == after)
+            {
+                self.cycle_result = Some(word);
+                self.phase = Phase::Ended;
+            }
         }
         self.grid = after;
         self.prisoners[color.index()] += captured.len() as u32;
@@ -538,6 +566,9 @@ impl NaiveGame {
         if let Some(loser) = self.resigned {
             return (format!("{}+R", loser.opponent().letter()), None);
         }
+        if let Some(word) = self.cycle_result {
+            return (word.to_string(), None);
+        }
         let (w, h) = (self.width, self.height);
         let grid = &self.grid;
         // Empty regions, each with the colours that border it.
@@ -614,8 +645,16 @@ impl NaiveGame {
                 Draws::Jigo => false,
                 Draws::WhiteWins => true,
                 Draws::WhiteWinsHandicap => handicap_game,
+                Draws::BlackWins => false,
             };
-            if white_wins { "W+0" } else { "0" }.to_string()
+            if white_wins {
+                "W+0"
+            } else if self.rules.draws == Draws::BlackWins {
+                "B+0"
+            } else {
+                "0"
+            }
+            .to_string()
         };
         (result, Some(score))
     }

@@ -62,12 +62,12 @@ impl Referee for Reference {
         let Some(game) = self.game() else {
             return (None, None);
         };
-        match game.resigned() {
-            Some(_) => (Some(game.result()), None),
-            None => {
-                let count = game.count();
-                (Some(count.result()), Some(count.total))
-            }
+        if game.resigned().is_some() || game.cycled().is_some() {
+            // No count: a resignation or a repetition decided the game.
+            (Some(game.result()), None)
+        } else {
+            let count = game.count();
+            (Some(count.result()), Some(count.total))
         }
     }
 

@@ -139,6 +139,7 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
         Input::Handicap { ranks, system } => match handicap(*ranks, *system) {
             Ok(h) => {
                 put("stones", h.stones.to_string());
+                put("placed", h.placed().to_string());
                 put(
                     "black",
                     h.black.map_or("lot".to_string(), |i| ranks[i].to_string()),
@@ -147,6 +148,7 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
             }
             Err(e @ HandicapError::FloorAboveBar { .. }) => {
                 put("stones", format!("(refused: {e})"));
+                put("placed", format!("(refused: {e})"));
                 put("refused", "floor-above-bar".into());
             }
         },

@@ -147,6 +147,7 @@ pub fn count(
         Draws::WhiteWins => Some(Color::White),
         Draws::WhiteWinsHandicap if handicap >= 2 => Some(Color::White),
         Draws::WhiteWinsHandicap => None,
+        Draws::BlackWins => Some(Color::Black),
     };
     Count {
         scoring: rules.scoring,

@@ -176,7 +176,12 @@ impl History {
         hash_after: u64,
         board_after: impl FnOnce() -> Board,
     ) -> bool {
-        if rule == KoRule::Simple {
+        if matches!(
+            rule,
+            KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid
+        ) {
+            // Simple ko forbids no repetition (its ban on the immediate retake is the game's),
+            // and neither do its variants in which a repetition ends the game.
             return false;
         }
         debug_assert!(!self.count_only, "a count-only history asked about {rule}");
@@ -194,7 +199,7 @@ impl History {
         let relevant = |&i: &u32| {
             let e = &self.entries[i as usize];
             match rule {
-                KoRule::Simple => false,
+                KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid => false,
                 KoRule::Positional => true,
                 KoRule::Situational => e.to_move == mover.opponent(),
                 KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {

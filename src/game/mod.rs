@@ -25,7 +25,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, Color, Move, Point};
-use crate::rules::{Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
+use crate::rules::{CycleOutcome, Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,6 +108,9 @@ pub struct Game {
     handicap: u32,
     /// Who resigned, if anyone.
     resigned: Option<Color>,
+    /// How the game came out if a repetition ended it (`ko = simple-cycle-draw` or
+    /// `simple-cycle-void`).
+    cycled: Option<CycleOutcome>,
     consecutive_passes: u32,
     /// Moves made since play last resumed after a dispute (None before any dispute): two
     /// passes opening a resumption end the game with every stone alive.
@@ -231,6 +234,7 @@ impl Game {
             prisoners: Prisoners::default(),
             handicap: u32::try_from(setup.handicap.len()).unwrap_or(u32::MAX),
             resigned: None,
+            cycled: None,
             consecutive_passes: 0,
             moves_since_resumption: None,
             last_passer: None,
@@ -288,6 +292,12 @@ impl Game {
         self.resigned
     }
 
+    /// How the game came out if a repetition ended it: a play that recreated a position that
+    /// stood before with the same player to move, under a ko rule that ends the game there.
+    pub fn cycled(&self) -> Option<CycleOutcome> {
+        self.cycled
+    }
+
     /// The count of the position as it stands: stones agreed dead have already left the
     /// board, and nothing else is removed. Meaningful as a final score once the game has
     /// ended by passes or agreement; a resigned game has no count (see [`Game::result`]).
@@ -295,12 +305,13 @@ impl Game {
         counting::count(&self.board, &self.rules, self.prisoners, &[], self.handicap)
     }
 
-    /// The result in SGF `RE` form: `B+R`/`W+R` after a resignation, otherwise the result of
-    /// [`Game::count`].
+    /// The result in SGF `RE` form: `B+R`/`W+R` after a resignation, `0` or `Void` after a
+    /// repetition that ended the game, otherwise the result of [`Game::count`].
     pub fn result(&self) -> String {
-        match self.resigned {
-            Some(loser) => format!("{}+R", loser.opponent().letter()),
-            None => self.count().result(),
+        match (self.resigned, self.cycled) {
+            (Some(loser), _) => format!("{}+R", loser.opponent().letter()),
+            (None, Some(outcome)) => outcome.result().to_string(),
+            (None, None) => self.count().result(),
         }
     }
 
@@ -378,12 +389,7 @@ impl Game {
             return Err(Reason::Suicide);
         }
         let is_ko_retake = self.ko_ban == Some((color, point));
-        if is_ko_retake
-            && matches!(
-                self.rules.ko,
-                KoRule::Simple | KoRule::NaturalSituationalBasicKo
-            )
-        {
+        if is_ko_retake && self.rules.ko.bans_basic_ko() {
             return Err(Reason::Ko);
         }
         let repeats = self
@@ -599,6 +605,19 @@ impl Game {
         self.consecutive_passes = 0;
         self.moves_since_resumption = self.moves_since_resumption.map(|m| m + 1);
         self.to_move = color.opponent();
+        if let Some(outcome) = self.rules.ko.cycle_outcome() {
+            // A repetition: this play recreates a position that stood before with the same
+            // player to move, so the players have gone once round a cycle, which ends the
+            // game under this ko rule.
+            let board = &self.board;
+            if self
+                .history
+                .repeats(KoRule::Situational, color, board.hash(), || board.clone())
+            {
+                self.cycled = Some(outcome);
+                self.phase = Phase::Ended;
+            }
+        }
         self.history
             .record(&mut self.board, self.to_move, Some(color));
         let (captured, self_captured) = self.removed.split_at(removal.captured as usize);

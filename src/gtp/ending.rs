@@ -84,9 +84,10 @@ impl Engine<'_> {
         ))
     }
 
-    /// `B+R`/`W+R` after a resignation, otherwise the result of the count.
+    /// `B+R`/`W+R` after a resignation, `0` or `Void` after a repetition that ended the game
+    /// (`ko = simple-cycle-draw` or `simple-cycle-void`), otherwise the result of the count.
     pub(super) fn final_result(&self) -> String {
-        if self.game.resigned().is_some() {
+        if self.game.resigned().is_some() || self.game.cycled().is_some() {
             self.game.result()
         } else {
             self.final_count().result()

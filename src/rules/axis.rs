@@ -91,8 +91,67 @@ axis!(
         /// a pass made the position it would restore (the reading of AGA Rule 6's commentary
         /// and the AGA summary's point 5; the BGA's 2009 rules reportedly say the same).
         NaturalSituationalBasicKo = "natural-situational-basic-ko",
+        /// Simple ko, and a repetition ends the game as a draw: a board play that recreates a
+        /// whole-board position that stood before with the same player to move (a long cycle
+        /// such as a triple ko, played once round) is legal and ends the game with neither
+        /// player winning (the Korean 2016 rules as their "draw by repetition" section is
+        /// reported; the cycle's definition is our reading).
+        SimpleCycleDraw = "simple-cycle-draw",
+        /// As `simple-cycle-draw`, but the game ends void, without result, to be replayed or
+        /// settled by the tournament (OGS's reading of the Korean rules: "annulled"; KataGo's
+        /// simple-ko engines end such a cycle as no result).
+        SimpleCycleVoid = "simple-cycle-void",
     }
 );
+
+/// How a game ended by a repetition (a long cycle under `simple-cycle-draw` or
+/// `simple-cycle-void`) comes out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CycleOutcome {
+    /// Neither player wins; the game counts as a draw (SGF `RE[0]`).
+    Draw,
+    /// The game has no result (SGF `RE[Void]`).
+    Void,
+}
+
+impl CycleOutcome {
+    /// The result in SGF `RE` form.
+    pub fn result(self) -> &'static str {
+        match self {
+            CycleOutcome::Draw => "0",
+            CycleOutcome::Void => "Void",
+        }
+    }
+}
+
+impl KoRule {
+    /// Whether the immediate recapture of a single stone that just captured a single stone is
+    /// refused as `ko` even where no superko would refuse it (simple ko, the cycle-ending
+    /// variants of simple ko, and natural situational superko with the basic-ko ban).
+    pub fn bans_basic_ko(self) -> bool {
+        matches!(
+            self,
+            KoRule::Simple
+                | KoRule::NaturalSituationalBasicKo
+                | KoRule::SimpleCycleDraw
+                | KoRule::SimpleCycleVoid
+        )
+    }
+
+    /// What a repetition does where it ends the game; `None` where a repetition either cannot
+    /// happen (a superko forbids it) or goes on being played (plain simple ko).
+    pub fn cycle_outcome(self) -> Option<CycleOutcome> {
+        match self {
+            KoRule::SimpleCycleDraw => Some(CycleOutcome::Draw),
+            KoRule::SimpleCycleVoid => Some(CycleOutcome::Void),
+            KoRule::Simple
+            | KoRule::Positional
+            | KoRule::Situational
+            | KoRule::NaturalSituational
+            | KoRule::NaturalSituationalBasicKo => None,
+        }
+    }
+}
 
 axis!(
     /// Whether a play may leave the mover's own stones without liberties.
@@ -213,6 +272,8 @@ axis!(
         WhiteWins = "white-wins",
         /// White wins draws in handicap games only (London Open rule 1).
         WhiteWinsHandicap = "white-wins-handicap",
+        /// Black wins every draw (the Ing rules and EGF option (a): komi 8, Black wins ties).
+        BlackWins = "black-wins",
     }
 );
 

@@ -7,8 +7,8 @@
 mod axis;
 
 pub use axis::{
-    Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure, KoRule,
-    PassStones, Scoring, SekiEyes, SuicideRule, UnknownWord, WhitePassesLast,
+    CycleOutcome, Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure,
+    KoRule, PassStones, Scoring, SekiEyes, SuicideRule, UnknownWord, WhitePassesLast,
 };
 
 use std::fmt;

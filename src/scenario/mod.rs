@@ -556,12 +556,13 @@ pub(crate) fn parse_setup_history(word: &str) -> Option<SetupHistory> {
     }
 }
 
-/// Reads an SGF-style result: `B+3.5`, `W+12`, `B+R`, `W+0` (a draw given to White), `0`.
+/// Reads an SGF-style result: `B+3.5`, `W+12`, `B+R`, `W+0` (a draw given to White), `0`,
+/// `Void` (no result: a repetition ended the game under `ko = simple-cycle-void`).
 pub(crate) fn parse_result(text: &str) -> Result<String, String> {
     let wrong = || {
-        format!("`{text}` is not a result: expected B+POINTS or W+POINTS (whole or half points), B+R or W+R, or 0 for a draw")
+        format!("`{text}` is not a result: expected B+POINTS or W+POINTS (whole or half points), B+R or W+R, 0 for a draw, or Void for no result")
     };
-    if text == "0" {
+    if text == "0" || text == "Void" {
         return Ok(text.to_string());
     }
     let (Some(color), Some(rest)) = (text.get(..2), text.get(2..)) else {

@@ -65,6 +65,19 @@ pub struct Handicap {
     pub black: Option<usize>,
 }
 
+impl Handicap {
+    /// The stones placed on the board before White's first move: none for an even game and
+    /// none for a one-stone handicap, which AGA Rule 4 plays as Black moving first with only
+    /// the handicap komi; the number of stones otherwise.
+    pub fn placed(&self) -> u8 {
+        if self.stones >= 2 {
+            self.stones
+        } else {
+            0
+        }
+    }
+}
+
 /// The maximum of VI.A.2.a.
 pub const MAX_STONES: u8 = 9;
 
@@ -178,6 +191,7 @@ impl KomiRule {
                 Draws::WhiteWins => Some((Color::White, 0)),
                 Draws::WhiteWinsHandicap if stones > 0 => Some((Color::White, 0)),
                 Draws::WhiteWinsHandicap => None,
+                Draws::BlackWins => Some((Color::Black, 0)),
             },
         }
     }

@@ -32,6 +32,7 @@ pub(super) struct HandicapCase {
     bar: Option<Spanned<String>>,
     floor: Option<Spanned<String>>,
     stones: Option<Spanned<i64>>,
+    placed: Option<Spanned<i64>>,
     black: Option<Spanned<String>>,
     refused: Option<Spanned<String>>,
 }
@@ -164,6 +165,17 @@ pub(super) fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
             ctx.err(&s.span(), "stones", "a number of stones, 0 or more");
         }
     }
+    if let Some(s) = &c.placed {
+        if (0..=9).contains(s.get_ref()) {
+            ctx.push(None, "placed".into(), s.get_ref().to_string(), &s.span());
+        } else {
+            ctx.err(
+                &s.span(),
+                "placed",
+                "the stones put on the board before White's first move: 0 to 9",
+            );
+        }
+    }
     if let Some(bk) = &c.black {
         let w = bk.get_ref().trim();
         let canonical = if w == "lot" {
@@ -180,9 +192,9 @@ pub(super) fn handicap_case(c: &HandicapCase, ctx: &mut Ctx) -> Option<Input> {
         one_of(
             ctx,
             &r.span(),
-            c.stones.is_some() || c.black.is_some(),
+            c.stones.is_some() || c.placed.is_some() || c.black.is_some(),
             r.get_ref(),
-            "`stones`/`black`",
+            "`stones`/`placed`/`black`",
         );
         if let Some(w) = ctx.word(r, "refused", &["floor-above-bar", "none"]) {
             ctx.push(None, "refused".into(), w, &r.span());
