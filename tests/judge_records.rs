@@ -305,7 +305,10 @@ fn loadsgf_takes_the_rules_the_record_names() {
         "loadsgf-ru",
         &[
             ("japanese.sgf", "(;SZ[9]RU[Japanese]KM[6.5];B[cc];W[dd])"),
-            ("korean.sgf", "(;SZ[9]RU[Korean]KM[6.5];B[cc];W[dd])"),
+            (
+                "lasker-maas.sgf",
+                "(;SZ[9]RU[Lasker-Maas]KM[6.5];B[cc];W[dd])",
+            ),
         ],
     );
     let script = format!(
@@ -337,7 +340,7 @@ fn loadsgf_takes_the_rules_the_record_names() {
         "{answers:?}"
     );
     assert!(
-        answers[2].starts_with("? cannot load file: RU[Korean]"),
+        answers[2].starts_with("? cannot load file: RU[Lasker-Maas]"),
         "{answers:?}"
     );
     // The refused record changed nothing: still the Japanese game.

@@ -250,7 +250,7 @@ fn broken_records_are_one_located_error_each_and_the_run_goes_on() {
             &fixture("bad-komi.sgf"),
             &fixture("unclosed.sgf"),
             &fixture("off-board.sgf"),
-            &fixture("korean.sgf"),
+            &fixture("unspecified-rules.sgf"),
             &fixture("handicap.sgf"),
         ],
         2,
@@ -268,7 +268,7 @@ fn broken_records_are_one_located_error_each_and_the_run_goes_on() {
         "{out}"
     );
     assert!(
-        out.contains("RU[Korean] names rules this project does not specify"),
+        out.contains("RU[Lasker-Maas] names rules this project does not specify"),
         "{out}"
     );
     assert!(
@@ -276,7 +276,10 @@ fn broken_records_are_one_located_error_each_and_the_run_goes_on() {
         "{out}"
     );
     // --fallback-rules judges what names no ruleset of ours.
-    let out = judge(&["--fallback-rules", "aga", &fixture("korean.sgf")], 0);
+    let out = judge(
+        &["--fallback-rules", "aga", &fixture("unspecified-rules.sgf")],
+        0,
+    );
     assert!(out.contains("[aga] 1 moves, all legal"), "{out}");
     // CSV: a row per record and ruleset, the unreadable ones included.
     let out = goconform(&[
@@ -326,7 +329,7 @@ fn score_takes_a_record_and_its_marked_dead_stones() {
         "japanese-1989",
     ]);
     assert!(text(&out).contains("W+6.5"), "{}", text(&out));
-    let out = goconform(&["score", &fixture("korean.sgf")]);
+    let out = goconform(&["score", &fixture("unspecified-rules.sgf")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("choose rulesets with --rules"));
 }

@@ -211,13 +211,14 @@ impl fmt::Display for RecordedResult {
 pub enum RulesTag {
     /// One of our rulesets.
     Ruleset(&'static str),
-    /// A ruleset seen in real records that this project does not specify (Korean, Ing, ...).
+    /// A ruleset seen in real records that this project does not specify (Lasker-Maas, ...).
     Unsupported(String),
 }
 
 /// Maps an `RU` value to the name of one of our rulesets. The names real records use: `AGA`,
 /// `Japanese`/`JP`, `Chinese`/`CN`, `NZ`/`New Zealand`, `Tromp-Taylor`/`TT`, `BGA`/`British`,
-/// `EGF`, `London`. Ing (`GOE`), Korean and the rest have no ruleset here and are named back.
+/// `EGF`, `London`, `Korean`/`KR`, `French`/`FFG`, and Ing's rules as the SGF specification
+/// spells them (`GOE`) or by name. The rest have no ruleset here and are named back.
 pub fn rules_tag(raw: &str) -> RulesTag {
     let key: String = raw
         .trim()
@@ -234,6 +235,9 @@ pub fn rules_tag(raw: &str) -> RulesTag {
         "bga" | "british" => "bga",
         "egf" => "egf-option-2",
         "london" | "londonopen" => "london-open",
+        "korean" | "kr" | "korea" => "korean",
+        "goe" | "ing" | "ingrules" | "ing2006" => "ing",
+        "french" | "ffg" | "france" => "french",
         _ => return RulesTag::Unsupported(raw.trim().to_string()),
     };
     RulesTag::Ruleset(name)
@@ -308,6 +312,31 @@ mod tests {
         assert_eq!(rules_tag("AGA"), RulesTag::Ruleset("aga"));
         assert_eq!(rules_tag("Tromp-Taylor"), RulesTag::Ruleset("tromp-taylor"));
         assert_eq!(rules_tag("NZ"), RulesTag::Ruleset("new-zealand"));
-        assert_eq!(rules_tag("Korean"), RulesTag::Unsupported("Korean".into()));
+        assert_eq!(rules_tag("Korean"), RulesTag::Ruleset("korean"));
+        assert_eq!(rules_tag("GOE"), RulesTag::Ruleset("ing"));
+        assert_eq!(rules_tag("Ing"), RulesTag::Ruleset("ing"));
+        assert_eq!(rules_tag("French"), RulesTag::Ruleset("french"));
+        assert_eq!(
+            rules_tag("Lasker-Maas"),
+            RulesTag::Unsupported("Lasker-Maas".into())
+        );
+    }
+
+    /// Every name an `RU` value maps to is a ruleset of the embedded specification.
+    #[test]
+    fn rules_names_are_rulesets() {
+        let spec = crate::spec::embedded::spec().expect("the embedded spec loads");
+        for raw in [
+            "AGA", "Japanese", "Chinese", "NZ", "TT", "BGA", "EGF", "London", "Korean", "GOE",
+            "French",
+        ] {
+            let RulesTag::Ruleset(name) = rules_tag(raw) else {
+                panic!("{raw} maps to no ruleset");
+            };
+            assert!(
+                spec.ruleset(name).is_some(),
+                "RU[{raw}] maps to unknown {name}"
+            );
+        }
     }
 }
