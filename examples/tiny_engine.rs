@@ -19,7 +19,7 @@ use goconform::conformance::{
     Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported,
 };
 use goconform::game::{Event, Phase, Reason, Setup, Verdict};
-use goconform::rules::Rules;
+use goconform::rules::{Rules, WhitePassesLast};
 
 /// One game in progress. Points are indices `row * width + col` into `board`.
 struct Game {
@@ -35,6 +35,9 @@ struct Game {
     phase: Phase,
     /// Stones taken by Black and by White (captures and agreed dead stones).
     prisoners: [u32; 2],
+    /// Whether White makes the last move: at the end, after Black's pass, White passes once
+    /// more, and Black is then the one to move.
+    white_passes_last: bool,
 }
 
 /// The engine the harness drives. It holds no game until `start`.
@@ -44,7 +47,7 @@ struct TinyEngine {
 }
 
 impl Game {
-    fn new(setup: &Setup) -> Game {
+    fn new(rules: &Rules, setup: &Setup) -> Game {
         let (width, height) = (usize::from(setup.width), usize::from(setup.height));
         // With handicap stones White moves first, whatever the set-up says.
         let to_move = if setup.handicap.is_empty() {
@@ -61,6 +64,7 @@ impl Game {
             passes: 0,
             phase: Phase::Playing,
             prisoners: [0, 0],
+            white_passes_last: rules.white_passes_last != WhitePassesLast::No,
         };
         let handicap = setup.handicap.iter().map(|&p| (p, Color::Black));
         for (p, color) in setup.stones.iter().copied().chain(handicap) {
@@ -162,6 +166,11 @@ impl Game {
             }
         }
         self.phase = Phase::Ended;
+        // Play stopped on Black's pass when White is to move: White's extra pass (a move with
+        // no stone, since we keep no pass stones) leaves Black to move.
+        if self.white_passes_last && self.to_move == Color::White {
+            self.to_move = Color::Black;
+        }
         Ok(removed)
     }
 }
@@ -197,7 +206,7 @@ impl Referee for TinyEngine {
             .only("ending", ["agreement"])
             // Left unrestricted on purpose: scoring, seki-eyes, komi, handicap-komi,
             // handicap-compensation and draws only change the count, which we do not show;
-            // white-passes-last only moves pass stones, which we do not have; handicap stones
+            // white-passes-last is honoured in `agree` (the turn after White's extra pass); handicap stones
             // come in the set-up wherever the placement rule put them; and illegal-move only
             // matters to a referee's record, which we do not keep (no `procedures`).
             .observing([
@@ -214,7 +223,7 @@ impl Referee for TinyEngine {
     /// the harness has already checked our capabilities, so this is only a second line.
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
         self.capabilities().supports(rules).map_err(Unsupported)?;
-        self.game = Some(Game::new(setup));
+        self.game = Some(Game::new(rules, setup));
         Ok(())
     }
 

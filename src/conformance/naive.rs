@@ -480,7 +480,8 @@ impl NaiveGame {
     }
 
     /// The game ends by passes or agreement: where White must pass last and Black passed
-    /// last, White passes once more (and hands over a pass stone where they are in use).
+    /// last, White passes once more (and hands over a pass stone where they are in use), which
+    /// leaves Black to move as after any move of White's.
     fn end(&mut self) {
         self.phase = Phase::Ended;
         if self.rules.white_passes_last != WhitePassesLast::No
@@ -488,6 +489,7 @@ impl NaiveGame {
         {
             self.hand_pass_stone(Color::White);
             self.log.push(Logged::Pass(Color::White));
+            self.to_move = Color::Black;
         }
     }
 

@@ -508,13 +508,17 @@ impl Game {
     }
 
     /// Where the rules say White passes last and Black made the last pass, White passes once
-    /// more, handing over another pass stone.
+    /// more, handing over another pass stone. That pass is a move of White's like any other, so
+    /// the turn goes to Black: under these rules a stopped game always has Black to move (the
+    /// question an engine author met in the fuzzer, pinned by the scenario
+    /// `whites-extra-pass-hands-the-turn-to-black`).
     fn white_passes_last(&mut self) {
         if self.rules.white_passes_last != WhitePassesLast::No
             && self.last_passer == Some(Color::Black)
         {
             self.hand_pass_stone(Color::White);
             self.last_passer = Some(Color::White);
+            self.to_move = Color::Black;
         }
     }
 
