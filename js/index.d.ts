@@ -52,6 +52,11 @@ export interface GameOptions {
   height?: number;
   /** The protocol's set-up instead of an empty board. */
   setup?: Setup;
+  /**
+   * What each step shows, the protocol's words ("board", "to-move", "prisoners", "phase",
+   * "score", "procedures"); everything by default. "score" counts the board at every event.
+   */
+  observe?: string[];
 }
 
 export class Game {

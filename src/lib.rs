@@ -91,3 +91,4 @@ pub mod spec;
 pub mod tournament;
 #[cfg(feature = "wasm")]
 pub mod wasm;
+pub mod wasm_playout;

@@ -129,12 +129,33 @@ pub struct Game {
     /// written from the game keeps them with their verdicts).
     events: Vec<(Event, Verdict)>,
     reference: Reference,
+    /// What each step shows (`observe` of the options; everything by default).
+    observe: BTreeSet<Observable>,
+}
+
+/// The observations of a game's options: `observe`, the protocol's words (`["board",
+/// "to-move"]`), or everything.
+fn observe_of(options: &Value) -> Result<BTreeSet<Observable>, String> {
+    match options.get("observe") {
+        None | Some(Value::Null) => Ok(everything()),
+        Some(Value::Array(words)) => words
+            .iter()
+            .map(|w| {
+                w.as_str()
+                    .and_then(Observable::from_word)
+                    .ok_or_else(|| format!("`observe`: unknown observation {w}"))
+            })
+            .collect(),
+        Some(other) => Err(format!("`observe` must be a list of words, not {other}")),
+    }
 }
 
 #[wasm_bindgen]
 impl Game {
     /// A game from its options, as JSON text: `{"ruleset": "aga", "rules": {"ko": "simple"},
-    /// "size": 9}` or `{"setup": {...the protocol's set-up...}}`.
+    /// "size": 9}` or `{"setup": {...the protocol's set-up...}}`, and `observe`, what each step
+    /// shows (the protocol's words; everything by default, the count included, which costs a
+    /// count of the board each event).
     #[wasm_bindgen(constructor)]
     pub fn new(options: &str) -> Result<Game, JsError> {
         let options: Value = if options.trim().is_empty() {
@@ -148,11 +169,13 @@ impl Game {
         }
         let rules = rules_of(&options).map_err(|e| JsError::new(&e))?;
         let setup = setup_of(&options).map_err(|e| JsError::new(&e))?;
+        let observe = observe_of(&options).map_err(|e| JsError::new(&e))?;
         let mut game = Game {
             rules,
             setup,
             events: Vec::new(),
             reference: Reference::new(),
+            observe,
         };
         game.restart()?;
         Ok(game)
@@ -166,15 +189,18 @@ impl Game {
 
     fn colour_to_move(&self) -> Color {
         self.reference
-            .observe()
-            .to_move
-            .unwrap_or(self.setup.to_move)
+            .game()
+            .map_or(self.setup.to_move, crate::game::Game::to_move)
     }
 
-    /// What the reference shows, the count included (as `goconform serve` observes it).
+    /// What the reference shows, the count included when it is observed (as `goconform
+    /// serve` observes it).
     fn seen(&self) -> Observation {
         let mut seen = self.reference.observe();
-        if seen.result.is_none() && seen.score.is_none() {
+        if self.observe.contains(&Observable::Score)
+            && seen.result.is_none()
+            && seen.score.is_none()
+        {
             (seen.result, seen.score) = self.reference.count();
         }
         seen
@@ -185,7 +211,7 @@ impl Game {
             .reference
             .apply(&event)
             .map_err(|e| JsError::new(&e.message))?;
-        let step = WireStep::encode(&verdict, &self.seen(), &everything());
+        let step = WireStep::encode(&verdict, &self.seen(), &self.observe);
         self.events.push((event, verdict));
         to_text(&step)
     }
@@ -227,9 +253,9 @@ impl Game {
         Ok(true)
     }
 
-    /// The observation as it stands, as JSON text.
+    /// The observation as it stands (what the options observe), as JSON text.
     pub fn observe(&self) -> Result<String, JsError> {
-        to_text(&WireObservation::encode(&self.seen(), &everything()))
+        to_text(&WireObservation::encode(&self.seen(), &self.observe))
     }
 
     /// The events so far in their text form with each verdict's word and reason, as JSON
@@ -774,4 +800,15 @@ pub fn check(engine: JsValue, options: &str) -> Result<String, JsError> {
         "board": board,
         "report": lines,
     }))
+}
+
+/// `games` random playouts on an empty `size` x `size` board under the ruleset `ruleset`, run
+/// inside the module ([`crate::wasm_playout`], the same code as natively); as JSON text:
+/// `{"games", "moves", "judged"}`.
+#[wasm_bindgen]
+pub fn playouts(ruleset: &str, size: u8, games: u32, seed: u32) -> Result<String, JsError> {
+    let rules = spec()?.rules(ruleset).map_err(|e| JsError::new(&e))?;
+    let done = crate::wasm_playout::random_playouts(rules, size, u64::from(games), u64::from(seed))
+        .ok_or_else(|| JsError::new(&format!("no {size}x{size} board")))?;
+    to_text(&done)
 }

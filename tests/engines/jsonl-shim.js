@@ -8,7 +8,8 @@
 //
 // serve answers on standard input and output; engine gives the same answers in process, as an
 // object whose answer(request) returns the reply a shim would write for that request (the
-// shape goconform's npm package takes: check(engine) in js/).
+// shape goconform's npm package takes: check(engine) in js/), with the shim itself beside it
+// (`shim`: its start and step, which js/test/figures.test.js times).
 //
 // - start(rules, setup): a game at the set-up, or throws `Skip` for what the library cannot
 //   take (the run is answered `skipped`);
@@ -78,7 +79,7 @@ function safeAnswer(shim, request) {
 }
 
 function engine(shim) {
-  return { answer: (request) => safeAnswer(shim, request) };
+  return { answer: (request) => safeAnswer(shim, request), shim };
 }
 
 function serve(shim) {
