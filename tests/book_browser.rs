@@ -369,8 +369,24 @@ fn the_live_book_plays_in_chromium() {
     assert!(outcomes.len() >= spec.ruleset_names().len(), "{report}");
     assert!(outcomes.iter().all(|o| o == "pass"), "{report}");
 
-    // The free board: eight moves and an undo leave seven rows.
+    // The free board: eight moves and an undo leave seven rows. Two passes pause play under
+    // aga; the stone marked dead by a click is agreed dead and taken, the game ends, and the
+    // count is shown (Black's three live stones against White's three and komi 7.5).
     assert_eq!(answer["freeRows"], 7, "{answer}");
+    let agree = &answer["agree"];
+    assert_eq!(agree["event"], "agree D4", "{agree}");
+    assert_eq!(agree["rows"], 10, "{agree}");
+    assert_eq!(agree["cells"]["aga"]["class"], "v-legal", "{agree}");
+    let text = agree["cells"]["aga"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("takes D4") && text.ends_with("ended"),
+        "{agree}"
+    );
+    assert_eq!(answer["count"]["aga"], "W+7.5 (B 3, W 10.5)", "{answer}");
+    assert_eq!(
+        answer["status"], "Under aga: ended; the count: W+7.5",
+        "{answer}"
+    );
     let mut timings: Vec<f64> = answer["timings"]
         .as_array()
         .unwrap()

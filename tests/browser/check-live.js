@@ -106,6 +106,18 @@ async function main() {
     for (const m of ["D4", "Q16", "D16", "Q4", "K10", "C3", "R17", "K11"]) await click(page, m);
     await page.locator("section.live button.live-undo").first().click();
     out.freeRows = (await lastRow(page)).rows;
+    // Two passes stop play; under aga (pause-agree-resume) a click then marks a string dead
+    // instead of playing, and agreeing ends the game with the count.
+    await click(page, "pass");
+    await click(page, "pass");
+    await click(page, "D4");
+    await page.locator("section.live button.live-agree").first().click();
+    out.agree = await lastRow(page);
+    out.count = await page.evaluate(() => {
+      const row = document.querySelector("section.live table.live-table tr.count");
+      return Object.fromEntries([...row.querySelectorAll("td[data-rules]")].map((td) => [td.dataset.rules, td.textContent]));
+    });
+    out.status = await page.locator("section.live .live-status").first().textContent();
     await page.screenshot({ path: path.join(shotsDir, "live-free-board-1280.png"), fullPage: false });
     await page.waitForTimeout(100);
     timings.push(...(await page.evaluate(() => window.goconformLiveTimings)));
