@@ -32,6 +32,8 @@
 //! - `goban` (default): the goban crate as an engine to check (`--engine goban`).
 //! - `arbitrary`, `proptest`, `quickcheck`: generators of the public types for property tests,
 //!   in `fuzzing::generators`.
+//! - `wasm`: the JavaScript bindings (`wasm`), for `wasm32-unknown-unknown` and the npm
+//!   package in `js/`.
 //!
 //! # Judging moves with the reference executor
 //!
@@ -87,3 +89,6 @@ pub mod scoring;
 pub mod sgf;
 pub mod spec;
 pub mod tournament;
+#[cfg(feature = "wasm")]
+pub mod wasm;
+pub mod wasm_playout;

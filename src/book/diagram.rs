@@ -16,6 +16,12 @@ const MARGIN: f32 = 26.0;
 /// The width small boards are drawn at, at the least (in CSS pixels), so a 5x5 diagram
 /// is as legible as a 9x9 one.
 const MIN_WIDTH: f32 = 250.0;
+/// The width boards of 13 lines and more are drawn at (in CSS pixels): a 19x19 diagram's
+/// stones and coordinates then read at a 1280 px window (tests/browser/check-book.js measures
+/// it), where the grid's own 24 units a line would be too small once the page shrank it.
+const LARGE_WIDTH: f32 = 600.0;
+/// The number of lines from which a board is drawn large.
+const LARGE_LINES: u8 = 13;
 
 /// What a diagram draws besides the stones.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,14 +80,19 @@ impl Diagram<'_> {
 
     fn render(&self, standalone: bool) -> Markup {
         let (w, h) = self.size();
-        let scale = (MIN_WIDTH / w).clamp(1.0, 1.8);
         let (width, height) = (self.board.width(), self.board.height());
+        let large = width.max(height) >= LARGE_LINES;
+        let scale = if large {
+            (LARGE_WIDTH / w).max(1.0)
+        } else {
+            (MIN_WIDTH / w).clamp(1.0, 1.8)
+        };
         let first = self.centre(Point::new(0, height.saturating_sub(1)));
         let last = self.centre(Point::new(width.saturating_sub(1), 0));
         let number_at = |p: Point| self.marks.numbers.iter().find(|(q, _)| *q == p);
         let xmlns = standalone.then_some("http://www.w3.org/2000/svg");
         html! {
-            svg xmlns=[xmlns] class="board" viewBox=(format!("0 0 {w} {h}"))
+            svg xmlns=[xmlns] class=(if large { "board large" } else { "board" }) viewBox=(format!("0 0 {w} {h}"))
                 width=(w * scale) height=(h * scale) role="img" {
                 title { (self.caption) }
                 rect class="wood" x="0" y="0" width=(w) height=(h) fill="#dcb35c" {}

@@ -13,6 +13,8 @@
 
 pub mod diagram;
 pub mod engines;
+pub mod live;
+pub mod markdown;
 pub mod pages;
 pub mod scenario_page;
 pub mod walk;
@@ -76,6 +78,18 @@ impl Book {
         suite: &Suite,
         comparison: Option<&Comparison>,
     ) -> Result<Book, BookError> {
+        Book::build_live(spec, suite, comparison, None)
+    }
+
+    /// Builds every page, and with `live` the live book: every scenario's position and a
+    /// free board (`play.html`) played in the page through the WebAssembly module
+    /// (`live.rs`).
+    pub fn build_live(
+        spec: &Spec,
+        suite: &Suite,
+        comparison: Option<&Comparison>,
+        live: Option<&live::LiveModule>,
+    ) -> Result<Book, BookError> {
         let mut files = vec![
             ("style.css".to_string(), STYLE.to_string()),
             ("search.js".to_string(), SEARCH_SCRIPT.to_string()),
@@ -85,7 +99,7 @@ impl Book {
             ),
             (
                 "index.html".to_string(),
-                pages::index(spec, suite, comparison.is_some()),
+                pages::index(spec, suite, comparison.is_some(), live.is_some()),
             ),
             ("search.html".to_string(), pages::search()),
             ("rulesets.html".to_string(), pages::rulesets(spec)?),
@@ -104,7 +118,8 @@ impl Book {
             ));
         }
         let scenario_pages = rayon_map(&suite.scenarios, |s| {
-            scenario_page::Played::new(s).map(|played| pages::scenario(spec, &played))
+            scenario_page::Played::new(s)
+                .map(|played| pages::scenario(spec, &played, live.is_some()))
         })
         .map_err(BookError::Model)?;
         for (s, page) in suite.scenarios.iter().zip(scenario_pages) {
@@ -112,6 +127,10 @@ impl Book {
         }
         for t in &suite.tournament {
             files.push((pages::scenario_path(&t.id), pages::tournament(spec, t)));
+        }
+        if let Some(module) = live {
+            files.push(("live.js".to_string(), module.script(spec)));
+            files.push(("play.html".to_string(), pages::play()));
         }
         Ok(Book { files })
     }

@@ -88,13 +88,10 @@ fn level_badge(clause: &Clause) -> Markup {
     html! { span class=(format!("level level-{}", clause.level.word())) { (clause.level.word()) } }
 }
 
-/// Paragraphs of a text whose blank lines separate paragraphs.
+/// A description, a note or what was checked: the Markdown it is written in, rendered
+/// (`markdown.rs`).
 fn paragraphs(text: &str) -> Markup {
-    html! {
-        @for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
-            p { (para.split_whitespace().collect::<Vec<_>>().join(" ")) }
-        }
-    }
+    super::markdown::markdown(text)
 }
 
 fn clause_link(root: &str, spec: &Spec, id: &str) -> Markup {
@@ -122,7 +119,7 @@ fn citing<'a>(suite: &'a Suite, id: &str) -> (Vec<&'a Scenario>, Vec<&'a Tournam
 }
 
 /// The front page: what the book is, the documents, the scenarios by topic.
-pub fn index(spec: &Spec, suite: &Suite, engines: bool) -> String {
+pub fn index(spec: &Spec, suite: &Suite, engines: bool, live: bool) -> String {
     let root = "";
     let topics = suite.topics();
     let body = html! {
@@ -143,6 +140,12 @@ pub fn index(spec: &Spec, suite: &Suite, engines: bool) -> String {
                 @if !engines { " (not included in this build)" }
             }
             li { a href="search.html" { "Search" } }
+            @if live {
+                li {
+                    a href="play.html" { "A free board" }
+                    " played under every ruleset at once; every scenario page has its position to play too"
+                }
+            }
         }
         h2 id="documents" { "Source documents" }
         ul {
@@ -167,6 +170,72 @@ pub fn index(spec: &Spec, suite: &Suite, engines: bool) -> String {
         }
     };
     layout(root, "Contents", body)
+}
+
+/// A scenario's position to play under every ruleset (`live.js` fills it, `live.rs` makes
+/// the module it needs).
+fn live_section(root: &str, s: &Scenario) -> Markup {
+    let setup = crate::engines::protocol::WireSetup::encode(&s.setup);
+    let events: Vec<String> = s.events.iter().map(ToString::to_string).collect();
+    // Each run with its own rules (the scenario's `set` and komi included), the columns shown
+    // first; the registry's other rulesets follow, as they are.
+    let runs: Vec<serde_json::Value> = s
+        .runs
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "label": r.label,
+                "ruleset": r.ruleset,
+                "rules": crate::engines::protocol::encode_rules(&r.rules),
+            })
+        })
+        .collect();
+    html! {
+        h2 id="play" { "Play it" }
+        p.meta {
+            "The set-up, played here under every ruleset at once by the reference itself "
+            "(compiled to WebAssembly, in this book's live.js). Click a point to play for the "
+            "player to move under the ruleset the board follows; each ruleset's verdict shows "
+            "side by side: first the scenario's runs, with their own rules, then any other "
+            "ruleset of the registry you tick, as it is."
+        }
+        section.live #live data-id=(s.id) data-root=(root)
+            data-setup=(json(&setup)) data-events=(json(&events))
+            data-clauses=(json(&s.clauses)) data-runs=(json(&runs)) {
+            noscript { p { "The live board needs JavaScript." } }
+        }
+        script src=(format!("{root}live.js")) {}
+    }
+}
+
+/// JSON text for a data attribute (maud escapes it).
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
+}
+
+/// The free board: an empty board of 19, 13 or 9 lines played under every ruleset at once.
+pub fn play() -> String {
+    let root = "";
+    let body = html! {
+        h1 { "A free board under every ruleset" }
+        p {
+            "Play on an empty board: the reference judges each move under every ruleset at "
+            "once, with the reason and the clauses behind each refusal. Pass twice to stop "
+            "play; under rulesets that pause, click the dead stones and agree to count. "
+            "\"Copy as scenario\" writes the line in the suite's format, a draft whose "
+            "expectations are the reference's answers."
+        }
+        @for size in [19u8, 13, 9] {
+            @let setup = crate::engines::protocol::WireSetup::encode(&crate::game::Setup::empty(size, size));
+            h2 id=(format!("board-{size}")) { (size) "x" (size) }
+            section.live data-id=(format!("free-board-{size}")) data-root=(root)
+                data-setup=(json(&setup)) {
+                noscript { p { "The live board needs JavaScript." } }
+            }
+        }
+        script src="live.js" {}
+    };
+    layout(root, "A free board", body)
 }
 
 /// A source document: its clauses in its own order.
@@ -272,7 +341,7 @@ fn scenario_head(root: &str, spec: &Spec, head: &Head<'_>) -> Markup {
 
 /// A board scenario: the set-up and each checked event as diagrams, then every verdict of
 /// every run side by side.
-pub fn scenario(spec: &Spec, played: &Played<'_>) -> String {
+pub fn scenario(spec: &Spec, played: &Played<'_>, live: bool) -> String {
     let root = "../";
     let s = played.scenario;
     let moments = played.moments();
@@ -293,6 +362,7 @@ pub fn scenario(spec: &Spec, played: &Played<'_>) -> String {
                 }
             }
         }
+        @if live { (live_section(root, s)) }
         h2 { "Positions" }
         p.meta {
             "The reference's play under each run. A ring marks the move; a cross, a move refused "

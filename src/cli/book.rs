@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::compare::EngineRuns;
 use super::{load_spec_and_suite, relative, CommandResult, Project};
+use crate::book::live::LiveModule;
 use crate::book::scenario_page::Played;
 use crate::book::Book;
 use crate::conformance::harness::select;
@@ -24,6 +25,15 @@ pub(super) struct BookArgs {
     /// (none: the page says how to add them).
     #[command(flatten)]
     runs: EngineRuns,
+    /// The WebAssembly module of the live book (wasm-bindgen's no-modules output, which
+    /// `js/build.sh` writes to js/pkg/web): every scenario's position and a free board then
+    /// play in the page. By default js/pkg/web of the checkout, when it is there; without
+    /// it the book is static.
+    #[arg(long, value_name = "DIR")]
+    live: Option<PathBuf>,
+    /// A static book even where the live module is found.
+    #[arg(long, conflicts_with = "live")]
+    no_live: bool,
 }
 
 pub(super) fn book(root: &Project, args: &BookArgs) -> CommandResult {
@@ -44,7 +54,16 @@ pub(super) fn book(root: &Project, args: &BookArgs) -> CommandResult {
         t.path = PathBuf::from(relative(root, &t.path));
     }
     let built = Instant::now();
-    let book = Book::build(&spec, &suite, comparison.as_ref()).map_err(|e| e.to_string())?;
+    let live = match (&args.live, root) {
+        _ if args.no_live => None,
+        (Some(dir), _) => Some(LiveModule::read(dir)?),
+        (None, Project::Dir(dir)) if dir.join("js/pkg/web/goconform_bg.wasm").is_file() => {
+            Some(LiveModule::read(&dir.join("js/pkg/web"))?)
+        }
+        (None, _) => None,
+    };
+    let book = Book::build_live(&spec, &suite, comparison.as_ref(), live.as_ref())
+        .map_err(|e| e.to_string())?;
     book.write(&args.dir).map_err(|e| e.to_string())?;
     let size = book.size();
     let engines = match &comparison {
@@ -55,8 +74,13 @@ pub(super) fn book(root: &Project, args: &BookArgs) -> CommandResult {
         ),
         None => "; no engines (--engine adds them)".to_string(),
     };
+    let live = if live.is_some() {
+        "; live boards on every scenario page and play.html"
+    } else {
+        "; static (no live boards: js/build.sh builds their module, or --live DIR)"
+    };
     outln!(
-        "wrote {} pages with {} diagrams ({} files, {} KB) to {} in {:.2} s{engines}; open {}",
+        "wrote {} pages with {} diagrams ({} files, {} KB) to {} in {:.2} s{engines}{live}; open {}",
         size.pages,
         size.diagrams,
         size.files,

@@ -52,6 +52,7 @@ async function main() {
   const links = []; // [from page, href as written, resolved absolute URL]
   let diagrams = 0;
   let pages = 0;
+  const large = []; // the widths of 19x19 diagrams at 1280 px
   try {
     const context = await browser.newContext({ viewport: { width: WIDE, height: 900 } });
     const page = await context.newPage();
@@ -68,6 +69,7 @@ async function main() {
           const box = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
           return {
             event: Number(f.dataset.event),
+            lines: svg && svg.viewBox ? Math.round((svg.viewBox.baseVal.width - 52) / 24) + 1 : 0,
             width: box.width,
             height: box.height,
             stones: svg ? svg.querySelectorAll("circle.stone").length : 0,
@@ -99,6 +101,13 @@ async function main() {
       for (const f of facts.figures) {
         if (f.width < 100 || f.height < 100) {
           problems.push(`${rel}: the diagram of event ${f.event} is drawn ${f.width}x${f.height} px`);
+        }
+        // A 19x19 diagram must read at 1280 px: at least 500 px wide (about 26 px a line).
+        if (f.lines >= 19) {
+          large.push(f.width);
+          if (f.width < 500) {
+            problems.push(`${rel}: the 19x19 diagram of event ${f.event} is only ${f.width} px wide`);
+          }
         }
       }
       diagrams += facts.figures.length;
@@ -153,7 +162,8 @@ async function main() {
       }
       await ctx.close();
     }
-    console.log(JSON.stringify({ pages, diagrams, links: links.length, shots, problems }));
+    const largest = { count: large.length, narrowest: large.length ? Math.min(...large) : null };
+    console.log(JSON.stringify({ pages, diagrams, large: largest, links: links.length, shots, problems }));
   } finally {
     await browser.close();
   }

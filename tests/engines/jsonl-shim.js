@@ -4,6 +4,12 @@
 // steps, skips and errors, `bye`, and one reply line per request line) is here.
 //
 //   serve({ name, version, capabilities, start, observe, step })
+//   engine({ name, version, capabilities, start, observe, step })
+//
+// serve answers on standard input and output; engine gives the same answers in process, as an
+// object whose answer(request) returns the reply a shim would write for that request (the
+// shape goconform's npm package takes: check(engine) in js/), with the shim itself beside it
+// (`shim`: its start and step, which js/test/figures.test.js times).
 //
 // - start(rules, setup): a game at the set-up, or throws `Skip` for what the library cannot
 //   take (the run is answered `skipped`);
@@ -62,6 +68,20 @@ function answer(shim, request) {
   }
 }
 
+// The reply to one request, whatever the shim throws: an `error` naming the request's id.
+function safeAnswer(shim, request) {
+  try {
+    return answer(shim, request);
+  } catch (e) {
+    const id = request && typeof request.id === "string" ? request.id : null;
+    return { type: "error", id, message: String(e && e.message) };
+  }
+}
+
+function engine(shim) {
+  return { answer: (request) => safeAnswer(shim, request), shim };
+}
+
 function serve(shim) {
   const input = readline.createInterface({ input: process.stdin, terminal: false });
   input.on("line", (line) => {
@@ -69,17 +89,18 @@ function serve(shim) {
     let reply;
     try {
       request = JSON.parse(line);
+    } catch (e) {
+      reply = { type: "error", id: null, message: String(e && e.message) };
+    }
+    if (request !== null) {
       if (request.type === "bye") {
         process.exit(0);
       }
-      reply = answer(shim, request);
-    } catch (e) {
-      const id = request && typeof request.id === "string" ? request.id : null;
-      reply = { type: "error", id, message: String(e && e.message) };
+      reply = safeAnswer(shim, request);
     }
     process.stdout.write(JSON.stringify(reply) + "\n");
   });
   input.on("close", () => process.exit(0));
 }
 
-module.exports = { serve, Skip };
+module.exports = { serve, engine, Skip };

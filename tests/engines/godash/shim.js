@@ -27,7 +27,7 @@
 
 "use strict";
 
-const { serve, Skip } = require("../jsonl-shim.js");
+const { serve, engine, Skip } = require("../jsonl-shim.js");
 const godash = require("godash");
 
 const VERSION = require("godash/package.json").version;
@@ -109,7 +109,9 @@ function step(game, event) {
   return { verdict: "legal", captured, self_captured: [], observation: { board: stones(after) } };
 }
 
-serve({
+// On standard input and output when run (`node shim.js`); in process when required, as an
+// object answering the protocol's requests (`engine` in ../jsonl-shim.js).
+const shim = {
   name: "godash",
   version: VERSION,
   capabilities: {
@@ -121,4 +123,9 @@ serve({
   start,
   observe: (game) => ({ board: stones(game.board) }),
   step,
-});
+};
+
+module.exports = engine(shim);
+if (require.main === module) {
+  serve(shim);
+}

@@ -51,7 +51,7 @@ globalThis.self = globalThis;
 globalThis.window = { addEventListener() {} };
 globalThis.document = { body: {} };
 
-const { serve, Skip } = require("../jsonl-shim.js");
+const { serve, engine, Skip } = require("../jsonl-shim.js");
 const { GobanEngine } = require("goban");
 
 const VERSION = require("goban/package.json").version;
@@ -153,7 +153,9 @@ function play(engine, event, superko) {
   return { verdict: "legal", captured, self_captured: selfCaptured, observation: observe(engine) };
 }
 
-serve({
+// On standard input and output when run (`node shim.js`); in process when required, as an
+// object answering the protocol's requests (`engine` in ../jsonl-shim.js).
+const shim = {
   name: "ogs-goban",
   version: VERSION,
   capabilities: {
@@ -165,4 +167,9 @@ serve({
   start: (rules, setup) => ({ engine: newEngine(rules, setup), superko: rules.ko !== "simple" }),
   observe: (game) => observe(game.engine),
   step: (game, event) => play(game.engine, event, game.superko),
-});
+};
+
+module.exports = engine(shim);
+if (require.main === module) {
+  serve(shim);
+}

@@ -34,7 +34,7 @@
 
 "use strict";
 
-const { serve, Skip } = require("../jsonl-shim.js");
+const { serve, engine, Skip } = require("../jsonl-shim.js");
 const GoBoard = require("@sabaki/go-board");
 
 const VERSION = require("@sabaki/go-board/package.json").version;
@@ -135,7 +135,9 @@ function step(game, event, options) {
   };
 }
 
-serve({
+// On standard input and output when run (`node shim.js`); in process when required, as an
+// object answering the protocol's requests (`engine` in ../jsonl-shim.js).
+const shim = {
   name: "sabaki-go-board",
   version: VERSION,
   capabilities: {
@@ -158,4 +160,9 @@ serve({
   }),
   observe: (game) => observation(game.board),
   step: (game, event) => step(game, event, game.options),
-});
+};
+
+module.exports = engine(shim);
+if (require.main === module) {
+  serve(shim);
+}

@@ -27,7 +27,7 @@
 
 "use strict";
 
-const { serve, Skip } = require("../jsonl-shim.js");
+const { serve, engine, Skip } = require("../jsonl-shim.js");
 const Game = require("tenuki").Game;
 const BoardState = require("tenuki/lib/board-state").default;
 const Intersection = require("tenuki/lib/intersection").default;
@@ -162,7 +162,9 @@ function step(game, event) {
   return { verdict: "legal", captured, self_captured: [], observation: observation(game) };
 }
 
-serve({
+// On standard input and output when run (`node shim.js`); in process when required, as an
+// object answering the protocol's requests (`engine` in ../jsonl-shim.js).
+const shim = {
   name: "tenuki",
   version: VERSION,
   capabilities: {
@@ -177,4 +179,9 @@ serve({
   start,
   observe: observation,
   step,
-});
+};
+
+module.exports = engine(shim);
+if (require.main === module) {
+  serve(shim);
+}
