@@ -334,16 +334,17 @@ mod tests {
     }
 
     /// Everything a rule judges, for comparing a rewound game with a copy of what it was.
-    fn state(
-        game: &Game,
-    ) -> (
-        String,
-        Color,
-        crate::game::Phase,
-        usize,
-        [u32; 2],
-        Vec<bool>,
-    ) {
+    #[derive(Debug, PartialEq)]
+    struct State {
+        diagram: String,
+        to_move: Color,
+        phase: crate::game::Phase,
+        history_len: usize,
+        prisoners: [u32; 2],
+        legal: Vec<bool>,
+    }
+
+    fn state(game: &Game) -> State {
         let b = game.board();
         let mut legal = Vec::new();
         for c in [Color::Black, Color::White] {
@@ -351,14 +352,14 @@ mod tests {
                 legal.push(game.check_play(c, p).is_ok());
             }
         }
-        (
-            b.diagram(),
-            game.to_move(),
-            game.phase(),
-            game.history_len(),
-            [game.prisoners(Color::Black), game.prisoners(Color::White)],
+        State {
+            diagram: b.diagram(),
+            to_move: game.to_move(),
+            phase: game.phase(),
+            history_len: game.history_len(),
+            prisoners: [game.prisoners(Color::Black), game.prisoners(Color::White)],
             legal,
-        )
+        }
     }
 
     #[test]
@@ -392,7 +393,7 @@ mod tests {
                         assert!(game.apply(Event::Move(game.to_move(), mv)).is_legal());
                     }
                     game.rewind(&mark);
-                    assert!(state(&game) == state(&before), "{ko} {suicide:?}");
+                    assert_eq!(state(&game), state(&before), "{ko} {suicide:?}");
                     // One move on: the history it judges against is the one it had.
                     let moves = legal_moves(&game);
                     assert_eq!(moves, legal_moves(&before));
