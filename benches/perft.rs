@@ -5,7 +5,9 @@
 //!
 //! `cargo bench --bench perft` (a minute or two). Groups: `perft/reference` on 4x4 under
 //! situational superko (the goal is 20 M nodes/s on one core), and 3x3 and 5x5 under
-//! each ko rule; `perft/naive` and `perft/python` on 3x3 at a depth each finishes in well under
+//! each ko rule; `perft/by-copy`, the same 4x4 count made as the counter made it before the
+//! game had an undo record (a copy of the game for every move), so the two rates are of one
+//! run; `perft/naive` and `perft/python` on 3x3 at a depth each finishes in well under
 //! a second. Throughput is in nodes (the count itself), so criterion prints nodes per second.
 
 use std::hint::black_box;
@@ -14,7 +16,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
+use goconform::board::{Move, Point};
 use goconform::conformance::Naive;
+use goconform::game::{Event, Game};
 use goconform::perft::{self, replay, Start};
 use goconform::rules::{KoRule, Rules, SuicideRule};
 
@@ -53,6 +57,63 @@ fn reference(c: &mut Criterion) {
             |b, game| b.iter(|| black_box(perft::perft(game, depth))),
         );
     }
+    group.finish();
+}
+
+/// The counter as it was before the game had an undo record: every move above the leaves
+/// made in a copy of the whole game (`Game::clone`, then `Game::apply`), the leaves judged as
+/// now. Timed beside `perft/reference` on the same count, so the gain is a ratio of one run.
+fn perft_by_copy(game: &Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if !game.phase().is_play() {
+        return 0;
+    }
+    let color = game.to_move();
+    let (width, height) = (game.board().width(), game.board().height());
+    let mut total = 0;
+    let child = |mv: Move| {
+        let mut next = game.clone();
+        assert!(next.apply(Event::Move(color, mv)).is_legal());
+        next
+    };
+    for row in 0..height {
+        for col in 0..width {
+            let p = Point::new(col, row);
+            if game.check_play(color, p).is_ok() {
+                total += if depth == 1 {
+                    1
+                } else {
+                    perft_by_copy(&child(Move::Play(p)), depth - 1)
+                };
+            }
+        }
+    }
+    total
+        + if depth == 1 {
+            1
+        } else {
+            perft_by_copy(&child(Move::Pass), depth - 1)
+        }
+}
+
+fn by_copy(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft/by-copy");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
+    let (n, depth) = (4u8, 6u32);
+    let game = Start::empty(n, n)
+        .game(&rules(KoRule::Situational))
+        .unwrap();
+    let nodes = perft::perft(&game, depth);
+    assert_eq!(perft_by_copy(&game, depth), nodes);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function(
+        BenchmarkId::new(format!("{n}x{n}-depth{depth}"), "situational"),
+        |b| b.iter(|| black_box(perft_by_copy(&game, depth))),
+    );
     group.finish();
 }
 
@@ -119,23 +180,34 @@ fn python(c: &mut Criterion) {
     group.finish();
 }
 
-/// What bounds the reference's counter: every played move of an interior node is a clone of
-/// the game (its board's arrays have a fixed capacity of 1,024 points whatever the size, about
-/// 17 KB, and the history), and a leaf is one `check_play`. Both are timed on the 4x4 board
-/// under situational superko after four moves, the middle of the depth-6 count.
+/// What bounds the reference's counter: a move above the leaves is judged, made and taken
+/// back (`Game::mark` once a node, `Game::rewind` after every move below it), and a leaf is
+/// one `check_play`. Each is timed on the 4x4 board under situational superko after four
+/// moves, the middle of the depth-6 count, beside the copy of the whole game that the
+/// counter made for every move before it had an undo record.
 fn bounds(c: &mut Criterion) {
-    use goconform::board::{Color, Point};
+    use goconform::board::Color;
+    use goconform::game::Mark;
     let mut group = c.benchmark_group("perft/bounds");
     let start = Start::empty(4, 4);
     let mut game = start.game(&rules(KoRule::Situational)).unwrap();
     for (col, row) in [(1, 1), (2, 2), (1, 2), (2, 1)] {
         let color = game.to_move();
-        let _ = game.apply(goconform::game::Event::Move(
-            color,
-            goconform::board::Move::Play(Point::new(col, row)),
-        ));
+        let _ = game.apply(Event::Move(color, Move::Play(Point::new(col, row))));
     }
     group.bench_function("game-clone-4x4", |b| b.iter(|| black_box(game.clone())));
+    let mut mark = Mark::default();
+    group.bench_function("mark-4x4", |b| b.iter(|| game.mark(black_box(&mut mark))));
+    let mut scratch = game.clone();
+    scratch.mark(&mut mark);
+    group.bench_function("play-and-rewind-4x4", |b| {
+        b.iter(|| {
+            let color = scratch.to_move();
+            let judged = scratch.judge_play(color, Point::new(0, 0));
+            let _ = judged.map(|j| j.play_in_place().captured.len());
+            scratch.rewind(black_box(&mark));
+        })
+    });
     let points: Vec<Point> = perft::points(4, 4);
     group.throughput(Throughput::Elements(points.len() as u64));
     group.bench_function("check-play-4x4-every-point", |b| {
@@ -149,5 +221,5 @@ fn bounds(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reference, naive, python, bounds);
+criterion_group!(benches, reference, by_copy, naive, python, bounds);
 criterion_main!(benches);

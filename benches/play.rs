@@ -1,44 +1,92 @@
-//! Speed of the reference executor, beside the `goban` crate as a peer and a tight playout
-//! loop as a ceiling.
+//! Speed of the reference executor in random play, beside a tight playout loop as a ceiling,
+//! the `goban` crate and OpenSpiel's C++ go board as peers.
 //!
 //! Run with `cargo bench --bench play` (a few minutes; `-- --quick` is shorter, and a filter
-//! such as `-- random_play_19x19` runs one group; the ratio table runs when no filter is
-//! given or the filter names `ratios`).
+//! such as `-- random_play_19x19` runs one group; the tables run when no filter is given or
+//! the filter names `ratios`). `GOCONFORM_PLAY_SECONDS` sets the seconds each contender is
+//! timed for under each method of the tables (default 0.5).
 //!
-//! 0. `ratios`: a table of moves per second of ours, the ceiling and `goban`, with the ratios
-//!    ours/goban and ours/ceiling, for 9x9 and 19x19 under simple ko and situational
-//!    superko. The three take turns batch by batch and each keeps its fastest batch, so the
-//!    ratios hold on a machine whose load changes during the run.
-//! 1. `random_play_9x9` and `random_play_19x19`: random legal play from an empty board under
-//!    each ko rule, suicide forbidden, pass stones on. Each turn a uniformly random candidate
-//!    is drawn from the empty points with a fixed-seed PRNG; a candidate found illegal is
-//!    dropped for that turn; with no candidate left the player passes. A game stops after two
-//!    consecutive passes or at a cap of three times the board area (passes count as moves).
-//!    Throughput is in moves: the games are the same on every iteration, so their length is
-//!    counted once up front. Ours judges each candidate once (`Game::judge_play`, whose
-//!    judgement is played without a second look) and reads the stones a play removed from the
-//!    game (`JudgedPlay::play_in_place`) rather than from a verdict that copies them.
-//! 2. `check_play_19x19`: `Game::check_play` on every empty point of one mid-game 19x19
-//!    position, for each ko rule. Throughput is in checks, so the time of one check is the
-//!    reciprocal of the rate criterion prints.
-//! 3. The peer, next to ours in both random-play groups: the same random play through
-//!    `goban` 0.20 with its own legality check (`Game::check_point`). Its `JAPANESE` preset
-//!    forbids suicide and the immediate recapture of one stone (our `simple`); its `CHINESE`
-//!    preset adds a positional superko check that `goban` makes only for plays that capture
-//!    (it never consults the history for a non-capturing play), so it is weaker than our
-//!    `positional`, which it resembles most.
-//! 4. The ceiling (`Tight`), next to ours in both random-play groups under simple ko and
-//!    situational superko: a minimal board written for speed here, which trusts 64-bit hashes
-//!    where the reference compares whole positions. Before it is timed, 20 games per size and
-//!    ko rule are played with it and the reference in step, every point judged by both before
-//!    every move and the boards compared after it (`verify_ceiling`), so it is known to allow
-//!    exactly the plays the reference allows on those games.
-//! 5. The whole conformance suite through the reference, in trials per second, and its loading
-//!    (`suite/load`: specification and scenario files, as `goconform check` loads them), in
-//!    files per second.
+//! # The yardstick
+//!
+//! Every contender plays a *stream* of fresh games: game `n` of a stream is seeded `SEED + n`,
+//! a batch is a fixed number of moves (`MOVES_PER_BATCH`, passes counted) taken from wherever
+//! the stream stands, and the next batch goes on from there, so no batch replays games an
+//! earlier one played and throughput is counted from the moves actually made. A new game
+//! starts in the storage of the last one (every contender can), so its start is timed too.
+//!
+//! The tables time every contender under four methods in the same run, and print each:
+//! - `fresh/alone`: each contender by itself, batch after batch, for the set seconds;
+//! - `fresh/interleaved`: the contenders take turns batch by batch for as long;
+//! - `fixed/alone` and `fixed/interleaved`: the old method, where every batch replays the
+//!   same four games (seeds `SEED .. SEED + 4`), kept to show what it flattered.
+//!
+//! Each method keeps every contender's fastest batch. The ceiling is the best the tight loop
+//! does under any fresh method; ours is compared with it under each method and under the
+//! strictest reading (ours under its worst fresh method against that best ceiling).
+//!
+//! # Why the two methods of the old bench disagreed
+//!
+//! Measured on the 2-core AMD EPYC development machine (the tables of one run, 0.3 s a
+//! contender and method): under `fixed/alone`, the method of criterion's old groups, the
+//! ceiling played 9x9 simple ko at 27.0 M moves/s against 12.4 M under `fresh/alone`, 2.2x
+//! more for the same code on the same kind of games; ours gained 1.4x (18.7 against 13.0), so
+//! ours/ceiling read 0.69x there and 1.06x under every other method. On 19x19 the four fixed
+//! games gain little (ceiling 13.1 against 12.4 M), and under `fixed/interleaved`, the
+//! method of the old ratio table, nothing (11.4 M). So the effect that made the methods
+//! disagree is the replay of the same four games back to back: the data touched is the same
+//! as in fresh games of that size (the same arrays, the same boards), and so are the
+//! instructions a move executes: under `valgrind --tool=cachegrind --branch-sim=yes` (one
+//! contender under one method, `GOCONFORM_PLAY_ONLY=ceiling,9,simple,fixed,300000` and the
+//! like), 9x9 simple ko, the ceiling executes 794 instructions a move on the fixed games and
+//! 809 on fresh ones, ours 888 and 890, with 0.04 first-level data-cache misses a move either
+//! way (everything fits). So what the repetition buys is learned control flow: four short 9x9 games (about 500 moves) are a sequence the
+//! processor's branch predictors learn, four 19x19 games (about 1,700) are not, and any other
+//! code run between two batches (interleaving) overwrites what was learned. The ceiling,
+//! whose judgement is a few data-dependent branches with little else, gains the most from
+//! branches it stops missing: cachegrind's simple predictor (which learns no long history, so
+//! fixed and fresh games look alike to it: 11.5 and 11.8) counts 11.8 mispredicted branches
+//! a move for the ceiling against 5.9 for ours, whose judgement is branch-free where the
+//! neighbours' contents are a coin toss. Hardware counters could not confirm this directly: `perf stat`
+//! reports branch and cache events as not supported in this virtual machine, and the
+//! accelerator machine the project may borrow (gVisor) exposes none; what is shown is the
+//! controlled comparison, in every run: same code, same data, only the repetition differs.
+//!
+//! # The contenders
+//!
+//! 1. Ours (`goconform/<ko>`): `Game::judge_play` judges each candidate once and the judged
+//!    play is made without a second look (`JudgedPlay::play_in_place`, which lends the removed
+//!    stones and allocates nothing a move); a new game is `Game::new_reusing` the last one's
+//!    storage. Every check of the rules is kept: the full repetition history with whole
+//!    positions compared behind every hash match.
+//! 2. The ceiling (`ceiling/<ko>`): a minimal board written here for speed alone, which trusts
+//!    64-bit hashes where the reference compares whole positions. Before it is timed, 20 games
+//!    per size and ko rule are played with it and the reference in step, every point judged by
+//!    both before every move and the boards compared after it (`verify_ceiling`).
+//! 3. `goban` 0.20 (`goban/...`), with its own legality check (`Game::check_point`), on the
+//!    global allocator of this bench (the system's: a playout of ours allocates nothing, so
+//!    the choice moves only `goban`, which allocates on every play, and issue 38 measured it
+//!    4-6x faster with mimalloc; the bench does not bring one). Its `JAPANESE` preset is our
+//!    `simple`; its `CHINESE` preset checks positional superko only for plays that capture.
+//! 4. OpenSpiel's go board (`openspiel/simple`): its `go_board.cc` compiled unchanged with
+//!    `-O3` from OpenSpiel's source distribution by `benches/peers/openspiel/build.sh`, with
+//!    the same stream loop in C++ (`shim.cc`), loaded at run time from
+//!    `target/peers/libopenspiel_go.so` or where `GOCONFORM_OPENSPIEL` names; skipped with a
+//!    printed reason when absent. It knows simple ko only (no superko). Before it is timed,
+//!    its games are checked to be ours under simple ko, move count for move count, on 20
+//!    seeds per size and workload.
+//!
+//! Two workloads: `random` (each turn a uniformly random empty point is tried, an illegal one
+//! dropped for the turn, a pass when none is left) and `uniform` (each turn every empty point
+//! is judged and one of the legal ones drawn uniformly; ours judges the drawn one once more
+//! when it plays it, OpenSpiel does not). A game stops after two consecutive passes or at
+//! three times the board area in moves. Suicide forbidden, pass stones on.
+//!
+//! Also here: `check_play_19x19` (`Game::check_play` on every empty point of one mid-game
+//! position, for each ko rule) and `suite` (the whole conformance suite through the reference,
+//! and its loading).
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -46,10 +94,12 @@ use goconform::board::{Color, Move, Point};
 use goconform::game::{Event, Game, Setup};
 use goconform::rules::{KoRule, PassStones, Rules, SuicideRule};
 
-/// Seed of the first game; game `k` of a batch uses `SEED + k`.
+/// Seed of the first game of every stream; game `n` uses `SEED + n`.
 const SEED: u64 = 0x0060_C0F0_5EED_0001;
-/// Games played in one benchmark iteration, so that one unusual game does not decide a rate.
-const GAMES_PER_ITERATION: u64 = 4;
+/// Games one batch of the old, fixed method replays.
+const GAMES_PER_FIXED_BATCH: u64 = 4;
+/// Moves in one batch of fresh play (and one criterion iteration).
+const MOVES_PER_BATCH: u64 = 20_000;
 /// Moves into the game the legality-check position is taken from.
 const MIDGAME_MOVES: usize = 200;
 
@@ -89,12 +139,22 @@ impl Empties {
             slot: vec![u16::MAX; usize::from(width) * usize::from(height)],
             width: usize::from(width),
         };
+        empties.fill(width, height);
+        empties
+    }
+
+    /// Every point of the board, row by row, as at the start of a game.
+    fn fill(&mut self, width: u8, height: u8) {
+        for &c in &self.list {
+            let index = self.index(c);
+            self.slot[index] = u16::MAX;
+        }
+        self.list.clear();
         for row in 0..height {
             for col in 0..width {
-                empties.insert((col, row));
+                self.insert((col, row));
             }
         }
-        empties
     }
 
     fn index(&self, (col, row): Coord) -> usize {
@@ -134,55 +194,166 @@ impl Empties {
         self.slot[a] = i as u16;
         self.slot[b] = j as u16;
     }
-
-    fn rebuild(&mut self, points: impl Iterator<Item = Coord>) {
-        for &c in &self.list {
-            let index = self.index(c);
-            self.slot[index] = u16::MAX;
-        }
-        self.list.clear();
-        for c in points {
-            self.insert(c);
-        }
-    }
 }
 
 /// What random play needs of an implementation: judge a play by the player to move without
-/// making it (for the agreement checks), make a play if it is legal judging it once (keeping
-/// the empty points up to date), pass.
+/// making it, make a play if it is legal judging it once (reporting the points its captures
+/// emptied), pass, and start a new game on an empty board.
 trait Player {
     fn is_legal(&self, c: Coord) -> bool;
-    fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool;
+    fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool;
     fn pass(&mut self);
+    fn restart(&mut self);
 }
 
-/// One random game from the position `player` holds; returns the number of moves made.
-fn random_game(player: &mut impl Player, empties: &mut Empties, seed: u64, cap: usize) -> usize {
-    let mut rng = SplitMix64(seed);
-    let mut moves = 0;
-    let mut passes = 0;
-    while moves < cap && passes < 2 {
-        let mut live = empties.len();
-        let mut played = false;
-        while live > 0 {
-            let i = rng.below(live);
-            let c = empties.get(i);
-            if player.try_play(c, empties) {
-                played = true;
-                break;
-            }
-            live -= 1;
-            empties.swap(i, live);
-        }
-        if played {
-            passes = 0;
-        } else {
-            player.pass();
-            passes += 1;
-        }
-        moves += 1;
+/// How a move is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Policy {
+    /// A random empty point is tried; an illegal one is dropped for the turn.
+    Random,
+    /// Every empty point is judged and a legal one drawn uniformly.
+    Uniform,
+}
+
+/// A contender's stream of fresh games (see the opening comment).
+struct Stream<P> {
+    player: P,
+    empties: Empties,
+    rng: SplitMix64,
+    policy: Policy,
+    side: u8,
+    cap: u64,
+    next_seed: u64,
+    moves: u64,
+    passes: u8,
+    captured: Vec<Coord>,
+    legal: Vec<Coord>,
+}
+
+impl<P: Player> Stream<P> {
+    fn new(player: P, side: u8, policy: Policy) -> Stream<P> {
+        let mut stream = Stream {
+            player,
+            empties: Empties::full(side, side),
+            rng: SplitMix64(0),
+            policy,
+            side,
+            cap: 3 * u64::from(side) * u64::from(side),
+            next_seed: SEED,
+            moves: 0,
+            passes: 0,
+            captured: Vec::new(),
+            legal: Vec::new(),
+        };
+        stream.start();
+        stream
     }
-    moves
+
+    fn start(&mut self) {
+        self.player.restart();
+        self.empties.fill(self.side, self.side);
+        self.rng = SplitMix64(self.next_seed);
+        self.next_seed += 1;
+        self.moves = 0;
+        self.passes = 0;
+    }
+
+    /// The play at `c` if it is legal, with the list of empty points kept up to date (the
+    /// points a capture emptied go back in row-major order, as every contender puts them).
+    fn try_play(&mut self, c: Coord) -> bool {
+        self.captured.clear();
+        if !self.player.try_play(c, &mut self.captured) {
+            return false;
+        }
+        self.empties.remove(c);
+        if self.captured.len() > 1 {
+            self.captured.sort_unstable_by_key(|&(col, row)| (row, col));
+        }
+        for &p in &self.captured {
+            self.empties.insert(p);
+        }
+        true
+    }
+
+    /// One move; true when it ended the game (and the next one has started).
+    fn step(&mut self) -> bool {
+        let played = match self.policy {
+            Policy::Random => {
+                let mut live = self.empties.len();
+                let mut played = false;
+                while live > 0 {
+                    let i = self.rng.below(live);
+                    if self.try_play(self.empties.get(i)) {
+                        played = true;
+                        break;
+                    }
+                    live -= 1;
+                    self.empties.swap(i, live);
+                }
+                played
+            }
+            Policy::Uniform => {
+                self.legal.clear();
+                for i in 0..self.empties.len() {
+                    let c = self.empties.get(i);
+                    if self.player.is_legal(c) {
+                        self.legal.push(c);
+                    }
+                }
+                if self.legal.is_empty() {
+                    false
+                } else {
+                    let c = self.legal[self.rng.below(self.legal.len())];
+                    assert!(self.try_play(c), "{c:?} was judged legal");
+                    true
+                }
+            }
+        };
+        if played {
+            self.passes = 0;
+        } else {
+            self.player.pass();
+            self.passes += 1;
+        }
+        self.moves += 1;
+        if self.moves >= self.cap || self.passes >= 2 {
+            self.start();
+            return true;
+        }
+        false
+    }
+
+    /// The whole game of `seed`; returns its moves. The stream goes on with `seed + 1`.
+    fn whole_game(&mut self, seed: u64) -> u64 {
+        self.next_seed = seed;
+        self.start();
+        let mut moves = 1;
+        while !self.step() {
+            moves += 1;
+        }
+        moves
+    }
+}
+
+/// What the tables time: a number of moves of fresh games, or the fixed games of the old
+/// method.
+trait Contender {
+    fn run(&mut self, moves: u64);
+    fn fixed_batch(&mut self) -> u64;
+}
+
+impl<P: Player> Contender for Stream<P> {
+    fn run(&mut self, moves: u64) {
+        for _ in 0..moves {
+            self.step();
+        }
+    }
+
+    fn fixed_batch(&mut self) -> u64 {
+        (0..GAMES_PER_FIXED_BATCH)
+            .map(|k| self.whole_game(SEED + k))
+            .sum()
+    }
 }
 
 fn rules(ko: KoRule) -> Rules {
@@ -195,77 +366,124 @@ fn rules(ko: KoRule) -> Rules {
 }
 
 /// The reference executor.
-struct Reference(Game);
+struct Reference {
+    game: Option<Game>,
+    rules: Rules,
+    setup: Setup,
+}
 
 impl Reference {
     fn new(ko: KoRule, side: u8) -> Reference {
-        Reference(Game::new(rules(ko), &Setup::empty(side, side)).expect("an empty board"))
+        let setup = Setup::empty(side, side);
+        Reference {
+            game: Some(Game::new(rules(ko), &setup).expect("an empty board")),
+            rules: rules(ko),
+            setup,
+        }
+    }
+
+    fn game(&self) -> &Game {
+        self.game.as_ref().expect("a game")
     }
 }
 
 impl Player for Reference {
     fn is_legal(&self, (col, row): Coord) -> bool {
-        self.0
-            .check_play(self.0.to_move(), Point::new(col, row))
+        let game = self.game();
+        game.check_play(game.to_move(), Point::new(col, row))
             .is_ok()
     }
 
     /// One judgement: the play judged legal is made from that judgement.
-    fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool {
-        let color = self.0.to_move();
-        let Ok(judged) = self.0.judge_play(color, Point::new(c.0, c.1)) else {
+    fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
+        let game = self.game.as_mut().expect("a game");
+        let color = game.to_move();
+        let Ok(judged) = game.judge_play(color, Point::new(c.0, c.1)) else {
             return false;
         };
         let removed = judged.play_in_place();
-        empties.remove(c);
         for p in removed.captured.iter().chain(removed.self_captured) {
-            empties.insert((p.col, p.row));
+            captured.push((p.col, p.row));
         }
         true
     }
 
     fn pass(&mut self) {
-        let color = self.0.to_move();
-        assert!(self.0.apply(Event::Move(color, Move::Pass)).is_legal());
+        let game = self.game.as_mut().expect("a game");
+        let color = game.to_move();
+        assert!(game.apply(Event::Move(color, Move::Pass)).is_legal());
+    }
+
+    fn restart(&mut self) {
+        let spare = self.game.take().expect("a game");
+        self.game =
+            Some(Game::new_reusing(self.rules, &self.setup, spare).expect("an empty board"));
     }
 }
 
-/// The peer: `goban` 0.20. Its `play` reports no captured points, so after a capture the
-/// empty points are read back from its board (a harness cost charged to the peer; captures
-/// are a small fraction of the moves).
-struct Peer(goban::rules::game::Game);
+/// The peer: `goban` 0.20. Its `play` reports no captured points, so after a capture its
+/// empty points are read back from its board and compared with a grid of the points it
+/// holds stones on (a harness cost charged to the peer; captures are a small fraction of the
+/// moves).
+struct Peer {
+    game: goban::rules::game::Game,
+    rule: goban::rules::Rule,
+    side: u8,
+    stone: Vec<bool>,
+}
 
 impl Peer {
     fn new(rule: goban::rules::Rule, side: u8) -> Peer {
+        Peer {
+            game: Peer::fresh(rule, side),
+            rule,
+            side,
+            stone: vec![false; usize::from(side) * usize::from(side)],
+        }
+    }
+
+    fn fresh(rule: goban::rules::Rule, side: u8) -> goban::rules::game::Game {
         let size = match side {
             9 => goban::rules::GobanSizes::Nine,
             19 => goban::rules::GobanSizes::Nineteen,
             _ => goban::rules::GobanSizes::Custom(usize::from(side), usize::from(side)),
         };
-        Peer(goban::rules::game::Game::new(size, rule))
+        goban::rules::game::Game::new(size, rule)
     }
 }
 
 impl Player for Peer {
     fn is_legal(&self, c: Coord) -> bool {
-        self.0.check_point(c).is_none()
+        self.game.check_point(c).is_none()
     }
 
-    fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool {
+    fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
         if !self.is_legal(c) {
             return false;
         }
-        let before = self.0.prisoners();
-        self.0.play(goban::rules::Move::Play(c.0, c.1));
-        empties.remove(c);
-        if self.0.prisoners() != before {
-            empties.rebuild(self.0.goban().get_empty_coords());
+        let before = self.game.prisoners();
+        self.game.play(goban::rules::Move::Play(c.0, c.1));
+        let side = usize::from(self.side);
+        self.stone[usize::from(c.1) * side + usize::from(c.0)] = true;
+        if self.game.prisoners() != before {
+            for (col, row) in self.game.goban().get_empty_coords() {
+                let i = usize::from(row) * side + usize::from(col);
+                if self.stone[i] {
+                    self.stone[i] = false;
+                    captured.push((col, row));
+                }
+            }
         }
         true
     }
 
     fn pass(&mut self) {
-        self.0.play(goban::rules::Move::Pass);
+        self.game.play(goban::rules::Move::Pass);
+    }
+
+    fn restart(&mut self) {
+        self.game = Peer::fresh(self.rule, self.side);
+        self.stone.fill(false);
     }
 }
 
@@ -449,7 +667,7 @@ impl Tight {
         alive && !self.seen(self.situation(hash, 3 - me))
     }
 
-    fn play(&mut self, i: usize, empties: &mut Empties) {
+    fn play(&mut self, i: usize, captured_points: &mut Vec<Coord>) {
         let me = self.to_move;
         let opp = 3 - me;
         let stride = self.stride;
@@ -501,7 +719,7 @@ impl Tight {
                 loop {
                     self.cells[s] = T_EMPTY;
                     self.hash ^= self.keys[s][usize::from(opp)];
-                    empties.insert(((s % stride - 1) as u8, (s / stride - 1) as u8));
+                    captured_points.push(((s % stride - 1) as u8, (s / stride - 1) as u8));
                     for k in self.neighbours(s) {
                         let c = self.cells[k];
                         if c != T_EMPTY && c != T_BORDER {
@@ -537,13 +755,12 @@ impl Player for Tight {
         self.cells[i] == T_EMPTY && self.judge(i)
     }
 
-    fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool {
+    fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
         let i = self.index(c);
         if !self.judge(i) {
             return false;
         }
-        empties.remove(c);
-        self.play(i, empties);
+        self.play(i, captured);
         true
     }
 
@@ -554,17 +771,32 @@ impl Player for Tight {
             self.remember();
         }
     }
+
+    fn restart(&mut self) {
+        for cell in &mut self.cells {
+            if *cell != T_BORDER {
+                *cell = T_EMPTY;
+            }
+        }
+        self.hash = 0;
+        self.to_move = 1;
+        self.ko = 0;
+        if self.superko {
+            self.seen.fill(0);
+            self.remember();
+        }
+    }
 }
 
 /// The reference and the ceiling in step: before each move, every empty point is judged by
-/// both and must get the same answer; after it, both boards must hold the same stones.
+/// both and must get the same answer; after it, both boards must hold the same stones and
+/// report the same captures.
 struct Lockstep {
     reference: Reference,
     ceiling: Tight,
-    /// The ceiling's own list of empty points (the reference keeps the one the game draws from).
-    scratch: Empties,
     side: u8,
     judged_this_turn: bool,
+    scratch: Vec<Coord>,
 }
 
 impl Lockstep {
@@ -581,7 +813,7 @@ impl Lockstep {
                     ours,
                     self.ceiling.is_legal(c),
                     "the ceiling and the reference disagree on {c:?} after {} positions",
-                    self.reference.0.history_len()
+                    self.reference.game().history_len()
                 );
             }
         }
@@ -590,7 +822,7 @@ impl Lockstep {
     fn agree_on_the_board(&self) {
         for row in 0..self.side {
             for col in 0..self.side {
-                let ours = match self.reference.0.board().get(Point::new(col, row)) {
+                let ours = match self.reference.game().board().get(Point::new(col, row)) {
                     None => T_EMPTY,
                     Some(Color::Black) => 1,
                     Some(Color::White) => 2,
@@ -606,13 +838,19 @@ impl Player for Lockstep {
         self.reference.is_legal(c)
     }
 
-    fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool {
+    fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
         self.agree_on_every_point();
-        let ours = self.reference.try_play(c, empties);
+        let ours = self.reference.try_play(c, captured);
+        self.scratch.clear();
         assert_eq!(ours, self.ceiling.try_play(c, &mut self.scratch));
         if ours {
             self.judged_this_turn = false;
             self.agree_on_the_board();
+            let mut theirs = self.scratch.clone();
+            let mut mine = captured.clone();
+            theirs.sort_unstable();
+            mine.sort_unstable();
+            assert_eq!(mine, theirs, "the captures of {c:?}");
         }
         ours
     }
@@ -623,54 +861,412 @@ impl Player for Lockstep {
         self.ceiling.pass();
         self.judged_this_turn = false;
     }
+
+    fn restart(&mut self) {
+        self.reference.restart();
+        self.ceiling.restart();
+        self.judged_this_turn = false;
+    }
 }
 
-/// Games checked in step with the reference for each size and ko rule before the ceiling is
-/// timed.
+/// Games checked in step with the reference (and against OpenSpiel's) for each size, ko rule
+/// and workload before anything is timed.
 const VERIFIED_GAMES: u64 = 20;
 
 /// Plays `VERIFIED_GAMES` random games with the reference and the ceiling in step (see
 /// [`Lockstep`]); panics at the first disagreement, so no ratio is printed against a ceiling
-/// that plays another game.
-fn verify_ceiling(side: u8, ko: KoRule) {
-    let cap = 3 * usize::from(side) * usize::from(side);
+/// that plays another game. The games are those the first timed batches play (the same
+/// seeds), after a restart as the timed streams make them.
+fn verify_ceiling(side: u8, ko: KoRule, policy: Policy) {
+    let lockstep = Lockstep {
+        reference: Reference::new(ko, side),
+        ceiling: Tight::new(ko, side),
+        side,
+        judged_this_turn: false,
+        scratch: Vec::new(),
+    };
+    let mut stream = Stream::new(lockstep, side, policy);
     for k in 0..VERIFIED_GAMES {
-        let mut lockstep = Lockstep {
-            reference: Reference::new(ko, side),
-            ceiling: Tight::new(ko, side),
-            scratch: Empties::full(side, side),
-            side,
-            judged_this_turn: false,
-        };
-        let mut empties = Empties::full(side, side);
-        random_game(&mut lockstep, &mut empties, SEED + 1000 + k, cap);
+        stream.whole_game(SEED + k);
     }
 }
 
-/// One benchmark iteration: `GAMES_PER_ITERATION` games from an empty board, each with its
-/// own seed. Returns the total number of moves.
-fn batch<P: Player>(side: u8, new_player: &impl Fn() -> P) -> u64 {
-    let cap = 3 * usize::from(side) * usize::from(side);
-    (0..GAMES_PER_ITERATION)
-        .map(|k| {
-            let mut player = new_player();
-            let mut empties = Empties::full(side, side);
-            random_game(&mut player, &mut empties, SEED + k, cap) as u64
-        })
-        .sum()
+// ---------------------------------------------------------------------------------------------
+// OpenSpiel's go board, loaded at run time (see benches/peers/openspiel)
+// ---------------------------------------------------------------------------------------------
+
+mod openspiel {
+    use std::ffi::{c_int, c_void, CString};
+
+    type New = unsafe extern "C" fn(c_int, c_int, u64) -> *mut c_void;
+    type Free = unsafe extern "C" fn(*mut c_void);
+    type Run = unsafe extern "C" fn(*mut c_void, u64);
+    type WholeGame = unsafe extern "C" fn(*mut c_void, u64) -> u64;
+
+    /// The shim's entry points (benches/peers/openspiel/shim.cc).
+    pub struct Lib {
+        new: New,
+        free: Free,
+        run: Run,
+        game: WholeGame,
+    }
+
+    /// Where the library is looked for.
+    pub fn path() -> std::path::PathBuf {
+        match std::env::var_os("GOCONFORM_OPENSPIEL") {
+            Some(p) => p.into(),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("target/peers/libopenspiel_go.so"),
+        }
+    }
+
+    /// The library, or why there is none.
+    pub fn load() -> Result<&'static Lib, String> {
+        let path = path();
+        if !path.exists() {
+            return Err(format!(
+                "{} is absent (build it with benches/peers/openspiel/build.sh)",
+                path.display()
+            ));
+        }
+        let name = CString::new(path.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+        // SAFETY: dlopen and dlsym with NUL-terminated names; the symbols are the shim's
+        // `extern "C"` functions, whose signatures the types above restate.
+        unsafe {
+            let handle = libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            if handle.is_null() {
+                return Err(format!("{} could not be loaded", path.display()));
+            }
+            let sym = |s: &str| {
+                let s = CString::new(s).expect("a symbol name");
+                let p = libc::dlsym(handle, s.as_ptr());
+                if p.is_null() {
+                    Err(format!("{} has no {s:?}", path.display()))
+                } else {
+                    Ok(p)
+                }
+            };
+            let lib = Lib {
+                new: std::mem::transmute::<*mut c_void, New>(sym("osg_new")?),
+                free: std::mem::transmute::<*mut c_void, Free>(sym("osg_free")?),
+                run: std::mem::transmute::<*mut c_void, Run>(sym("osg_run")?),
+                game: std::mem::transmute::<*mut c_void, WholeGame>(sym("osg_game")?),
+            };
+            Ok(Box::leak(Box::new(lib)))
+        }
+    }
+
+    /// A stream of OpenSpiel's games, as `Stream` makes ours.
+    pub struct Stream {
+        lib: &'static Lib,
+        handle: *mut c_void,
+    }
+
+    impl Stream {
+        pub fn new(lib: &'static Lib, side: u8, uniform: bool, seed: u64) -> Stream {
+            // SAFETY: the shim allocates a stream it frees in `drop`.
+            let handle = unsafe { (lib.new)(c_int::from(side), c_int::from(uniform), seed) };
+            Stream { lib, handle }
+        }
+
+        pub fn run(&mut self, moves: u64) {
+            // SAFETY: a live stream of the shim.
+            unsafe { (self.lib.run)(self.handle, moves) }
+        }
+
+        pub fn whole_game(&mut self, seed: u64) -> u64 {
+            // SAFETY: a live stream of the shim.
+            unsafe { (self.lib.game)(self.handle, seed) }
+        }
+    }
+
+    impl Drop for Stream {
+        fn drop(&mut self) {
+            // SAFETY: the stream was made by the shim and is freed once.
+            unsafe { (self.lib.free)(self.handle) }
+        }
+    }
 }
 
-fn bench_batch<P: Player>(
-    c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    id: &str,
-    side: u8,
-    new_player: impl Fn() -> P,
-) {
-    let moves = batch(side, &new_player);
-    c.throughput(Throughput::Elements(moves));
-    c.bench_function(BenchmarkId::new(id, format!("{moves}-moves")), |b| {
-        b.iter(|| black_box(batch(side, &new_player)))
-    });
+impl Contender for openspiel::Stream {
+    fn run(&mut self, moves: u64) {
+        openspiel::Stream::run(self, moves);
+    }
+
+    fn fixed_batch(&mut self) -> u64 {
+        (0..GAMES_PER_FIXED_BATCH)
+            .map(|k| self.whole_game(SEED + k))
+            .sum()
+    }
+}
+
+/// OpenSpiel's board if it is there and plays ours under simple ko move for move (the same
+/// length on `VERIFIED_GAMES` seeds per size and workload); otherwise why it is skipped.
+fn openspiel_checked() -> Result<&'static openspiel::Lib, String> {
+    use std::sync::OnceLock;
+    static CHECKED: OnceLock<Result<&'static openspiel::Lib, String>> = OnceLock::new();
+    CHECKED
+        .get_or_init(|| {
+            let lib = openspiel::load()?;
+            for side in [9u8, 19] {
+                for policy in [Policy::Random, Policy::Uniform] {
+                    let mut ours = Stream::new(Reference::new(KoRule::Simple, side), side, policy);
+                    let mut theirs =
+                        openspiel::Stream::new(lib, side, policy == Policy::Uniform, SEED);
+                    for k in 0..VERIFIED_GAMES {
+                        let (a, b) = (ours.whole_game(SEED + k), theirs.whole_game(SEED + k));
+                        assert_eq!(
+                            a, b,
+                            "OpenSpiel's game {k} on {side}x{side} ({policy:?}) has {b} moves, ours {a}"
+                        );
+                    }
+                }
+            }
+            Ok(lib)
+        })
+        .clone()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tables: every contender under every method, in one run
+// ---------------------------------------------------------------------------------------------
+
+/// A contender as the tables make it: a name and a fresh stream of its games.
+struct Entry<'a> {
+    name: String,
+    make: Box<dyn Fn() -> Box<dyn Contender> + 'a>,
+}
+
+fn entry<'a, C: Contender + 'static>(
+    name: impl Into<String>,
+    make: impl Fn() -> C + 'a,
+) -> Entry<'a> {
+    Entry {
+        name: name.into(),
+        make: Box::new(move || Box::new(make()) as Box<dyn Contender>),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    FreshAlone,
+    FreshInterleaved,
+    FixedAlone,
+    FixedInterleaved,
+}
+
+impl Method {
+    const ALL: [Method; 4] = [
+        Method::FreshAlone,
+        Method::FreshInterleaved,
+        Method::FixedAlone,
+        Method::FixedInterleaved,
+    ];
+
+    fn word(self) -> &'static str {
+        match self {
+            Method::FreshAlone => "fresh/alone",
+            Method::FreshInterleaved => "fresh/interleaved",
+            Method::FixedAlone => "fixed/alone",
+            Method::FixedInterleaved => "fixed/interleaved",
+        }
+    }
+
+    fn fresh(self) -> bool {
+        matches!(self, Method::FreshAlone | Method::FreshInterleaved)
+    }
+}
+
+/// One batch of `contender` under `method`; its moves per second.
+fn timed_batch(contender: &mut dyn Contender, method: Method) -> f64 {
+    let start = Instant::now();
+    let moves = if method.fresh() {
+        contender.run(MOVES_PER_BATCH);
+        MOVES_PER_BATCH
+    } else {
+        contender.fixed_batch()
+    };
+    black_box(moves) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// The fastest batch of each entry under `method`, each timed for about `seconds`.
+fn measure(entries: &[Entry<'_>], method: Method, seconds: f64) -> Vec<f64> {
+    let mut best = vec![0f64; entries.len()];
+    let mut streams: Vec<Box<dyn Contender>> = entries.iter().map(|e| (e.make)()).collect();
+    let budget = Duration::from_secs_f64(seconds);
+    match method {
+        Method::FreshAlone | Method::FixedAlone => {
+            for (k, stream) in streams.iter_mut().enumerate() {
+                let start = Instant::now();
+                while start.elapsed() < budget {
+                    best[k] = best[k].max(timed_batch(stream.as_mut(), method));
+                }
+            }
+        }
+        Method::FreshInterleaved | Method::FixedInterleaved => {
+            let start = Instant::now();
+            while start.elapsed() < budget * entries.len() as u32 {
+                for (k, stream) in streams.iter_mut().enumerate() {
+                    best[k] = best[k].max(timed_batch(stream.as_mut(), method));
+                }
+            }
+        }
+    }
+    best
+}
+
+fn table_seconds() -> f64 {
+    std::env::var("GOCONFORM_PLAY_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.5)
+}
+
+/// Prints one table: every entry's moves per second under every method, ours/ceiling and
+/// ours/peer ratios. Entry 0 is ours and entry 1 the ceiling (when `ceiling`).
+fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
+    let seconds = table_seconds();
+    println!("{title} (M moves/s, fastest batch of {MOVES_PER_BATCH} moves or of the {GAMES_PER_FIXED_BATCH} fixed games):");
+    print!("  {:<18}", "method");
+    for e in entries {
+        print!(" {:>24}", e.name);
+    }
+    println!();
+    let mut rates = Vec::new();
+    for method in Method::ALL {
+        let best = measure(entries, method, seconds);
+        print!("  {:<18}", method.word());
+        for r in &best {
+            print!(" {:>24.2}", r / 1e6);
+        }
+        if ceiling {
+            print!("   ours/ceiling {:.2}x", best[0] / best[1]);
+        }
+        println!();
+        rates.push((method, best));
+    }
+    let fresh = || rates.iter().filter(|(m, _)| m.fresh());
+    let ours_worst = fresh().map(|(_, b)| b[0]).fold(f64::INFINITY, f64::min);
+    let ours_best = fresh().map(|(_, b)| b[0]).fold(0f64, f64::max);
+    for (k, e) in entries.iter().enumerate().skip(1) {
+        let best = fresh().map(|(_, b)| b[k]).fold(0f64, f64::max);
+        println!(
+            "  ours/{}: {:.2}x at ours' worst fresh method, {:.2}x at its best (against {}'s best fresh method)",
+            e.name,
+            ours_worst / best,
+            ours_best / best,
+            e.name
+        );
+    }
+}
+
+/// The tables every run prints when asked (see the opening comment).
+fn ratios(_: &mut Criterion) {
+    if let Ok(only) = std::env::var("GOCONFORM_PLAY_ONLY") {
+        return play_only(&only);
+    }
+    // Criterion's filter is not ours to read: take the words of the command line that are
+    // neither flags nor numbers, and skip the tables when some are given and none names them.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err())
+        .collect();
+    if !filters.is_empty() && !filters.iter().any(|f| "ratios".contains(f.as_str())) {
+        return;
+    }
+    let openspiel = openspiel_checked();
+    if let Err(why) = &openspiel {
+        println!("openspiel skipped: {why}");
+    }
+    for side in [9u8, 19] {
+        for (ko, peer, rule) in compared() {
+            verify_ceiling(side, ko, Policy::Random);
+            let mut entries = vec![
+                entry(format!("goconform/{ko}"), move || {
+                    Stream::new(Reference::new(ko, side), side, Policy::Random)
+                }),
+                entry(format!("ceiling/{ko}"), move || {
+                    Stream::new(Tight::new(ko, side), side, Policy::Random)
+                }),
+                entry(peer, move || {
+                    Stream::new(Peer::new(rule, side), side, Policy::Random)
+                }),
+            ];
+            if let Ok(lib) = openspiel {
+                entries.push(entry("openspiel/simple", move || {
+                    openspiel::Stream::new(lib, side, false, SEED)
+                }));
+            }
+            table(
+                &format!("random play {side}x{side}, ours {ko}"),
+                &entries,
+                true,
+            );
+        }
+    }
+    for side in [9u8, 19] {
+        for ko in [KoRule::Simple, KoRule::Situational] {
+            verify_ceiling(side, ko, Policy::Uniform);
+        }
+        let mut entries = vec![
+            entry("goconform/situational", move || {
+                Stream::new(
+                    Reference::new(KoRule::Situational, side),
+                    side,
+                    Policy::Uniform,
+                )
+            }),
+            entry("goconform/simple", move || {
+                Stream::new(Reference::new(KoRule::Simple, side), side, Policy::Uniform)
+            }),
+            entry("ceiling/situational", move || {
+                Stream::new(Tight::new(KoRule::Situational, side), side, Policy::Uniform)
+            }),
+        ];
+        if let Ok(lib) = openspiel {
+            entries.push(entry("openspiel/simple", move || {
+                openspiel::Stream::new(lib, side, true, SEED)
+            }));
+        }
+        table(
+            &format!("uniform play {side}x{side}, ours situational"),
+            &entries,
+            false,
+        );
+    }
+}
+
+/// `GOCONFORM_PLAY_ONLY=WHO,SIDE,KO,METHOD,MOVES` (e.g. `ceiling,9,simple,fixed,200000`):
+/// one contender (`ours` or `ceiling`) alone, fresh or fixed games, for at least MOVES moves,
+/// and nothing else, so that a profiler or a simulator (`valgrind --tool=cachegrind
+/// --branch-sim=yes`) sees that loop alone. Prints the moves played.
+fn play_only(spec: &str) {
+    let words: Vec<&str> = spec.split(',').collect();
+    let [who, side, ko, method, moves] = words[..] else {
+        panic!("GOCONFORM_PLAY_ONLY={spec}: expected WHO,SIDE,KO,METHOD,MOVES");
+    };
+    let side: u8 = side.parse().expect("SIDE is a number");
+    let ko: KoRule = ko.parse().expect("KO is a ko rule");
+    let target: u64 = moves.parse().expect("MOVES is a number");
+    let mut contender: Box<dyn Contender> = match who {
+        "ours" => Box::new(Stream::new(Reference::new(ko, side), side, Policy::Random)),
+        "ceiling" => Box::new(Stream::new(Tight::new(ko, side), side, Policy::Random)),
+        other => panic!("GOCONFORM_PLAY_ONLY: no contender {other:?} (ours or ceiling)"),
+    };
+    let mut played = 0;
+    while played < target {
+        played += match method {
+            "fresh" => {
+                contender.run(MOVES_PER_BATCH);
+                MOVES_PER_BATCH
+            }
+            "fixed" => contender.fixed_batch(),
+            other => panic!("GOCONFORM_PLAY_ONLY: no method {other:?} (fresh or fixed)"),
+        };
+    }
+    println!("{who} {side}x{side} {ko} {method}: {played} moves");
+    // Nothing else: criterion's other groups would set up (and verify) far more than this.
+    std::process::exit(0);
 }
 
 /// The ko rules the ceiling plays, each with the `goban` preset it is compared with.
@@ -689,76 +1285,43 @@ fn compared() -> [(KoRule, &'static str, goban::rules::Rule); 2] {
     ]
 }
 
-fn random_play(c: &mut Criterion) {
-    for side in [9u8, 19] {
-        for (ko, _, _) in compared() {
-            verify_ceiling(side, ko);
-        }
-        let mut group = c.benchmark_group(format!("random_play_{side}x{side}"));
-        for &ko in KoRule::ALL {
-            bench_batch(&mut group, &format!("goconform/{ko}"), side, || {
-                Reference::new(ko, side)
-            });
-        }
-        for (ko, peer, rule) in compared() {
-            bench_batch(&mut group, &format!("ceiling/{ko}"), side, || {
-                Tight::new(ko, side)
-            });
-            bench_batch(&mut group, peer, side, || Peer::new(rule, side));
-        }
-        group.finish();
-    }
+/// Criterion's view: one benchmark per contender, each iteration `MOVES_PER_BATCH` moves of
+/// its stream, which goes on from iteration to iteration.
+fn bench_stream(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: &str,
+    mut contender: Box<dyn Contender>,
+) {
+    group.throughput(Throughput::Elements(MOVES_PER_BATCH));
+    group.bench_function(id, |b| b.iter(|| contender.run(MOVES_PER_BATCH)));
 }
 
-/// Rounds of the ratio table; each times one batch of every contender in turn.
-const RATIO_ROUNDS: usize = 15;
-
-/// The ratios every run prints: moves per second of the reference over the `goban` peer and
-/// over the ceiling, for each size and ko rule the ceiling plays. The contenders take turns
-/// batch by batch and each keeps its fastest batch, so load from other processes on the
-/// machine (which comes and goes) weighs on all of them alike instead of on whoever ran
-/// while it lasted, as separate criterion groups would let it.
-fn ratios(_: &mut Criterion) {
-    // Criterion's filter is not ours to read: take the words of the command line that are
-    // neither flags nor numbers, and skip the table when some are given and none names it.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err())
-        .collect();
-    if !filters.is_empty() && !filters.iter().any(|f| "ratios".contains(f.as_str())) {
-        return;
-    }
-    fn fastest<P: Player>(side: u8, new_player: &impl Fn() -> P, best: &mut f64) -> u64 {
-        let start = std::time::Instant::now();
-        let moves = black_box(batch(side, new_player));
-        let rate = moves as f64 / start.elapsed().as_secs_f64();
-        *best = best.max(rate);
-        moves
-    }
-    println!("ratios (moves per second, the fastest of {RATIO_ROUNDS} interleaved batches each):");
-    println!(
-        "{:<8} {:<12} {:>10} {:>10} {:>10} {:>12} {:>14}",
-        "board", "ko", "ours M/s", "ceiling", "goban", "ours/goban", "ours/ceiling"
-    );
-    for side in [9u8, 19] {
-        for (ko, _, rule) in compared() {
-            verify_ceiling(side, ko);
-            let (mut ours, mut ceiling, mut peer) = (0f64, 0f64, 0f64);
-            for _ in 0..RATIO_ROUNDS {
-                fastest(side, &|| Reference::new(ko, side), &mut ours);
-                fastest(side, &|| Tight::new(ko, side), &mut ceiling);
-                fastest(side, &|| Peer::new(rule, side), &mut peer);
+fn random_play(c: &mut Criterion) {
+    let openspiel = openspiel_checked();
+    for (policy, word) in [(Policy::Random, "random"), (Policy::Uniform, "uniform")] {
+        for side in [9u8, 19] {
+            for (ko, _, _) in compared() {
+                verify_ceiling(side, ko, policy);
             }
-            println!(
-                "{:<8} {:<12} {:>10.2} {:>10.2} {:>10.3} {:>11.1}x {:>13.2}x",
-                format!("{side}x{side}"),
-                ko.to_string(),
-                ours / 1e6,
-                ceiling / 1e6,
-                peer / 1e6,
-                ours / peer,
-                ours / ceiling
-            );
+            let mut group = c.benchmark_group(format!("{word}_play_{side}x{side}"));
+            for &ko in KoRule::ALL {
+                let ours = Stream::new(Reference::new(ko, side), side, policy);
+                bench_stream(&mut group, &format!("goconform/{ko}"), Box::new(ours));
+            }
+            for (ko, peer, rule) in compared() {
+                let ceiling = Stream::new(Tight::new(ko, side), side, policy);
+                bench_stream(&mut group, &format!("ceiling/{ko}"), Box::new(ceiling));
+                let peer_stream = Stream::new(Peer::new(rule, side), side, policy);
+                bench_stream(&mut group, peer, Box::new(peer_stream));
+            }
+            match openspiel {
+                Ok(lib) => {
+                    let theirs = openspiel::Stream::new(lib, side, policy == Policy::Uniform, SEED);
+                    bench_stream(&mut group, "openspiel/simple", Box::new(theirs));
+                }
+                Err(ref why) => println!("openspiel skipped: {why}"),
+            }
+            group.finish();
         }
     }
 }
@@ -771,8 +1334,8 @@ fn midgame_moves(side: u8, count: usize) -> Vec<Option<Coord>> {
         fn is_legal(&self, c: Coord) -> bool {
             self.0.is_legal(c)
         }
-        fn try_play(&mut self, c: Coord, empties: &mut Empties) -> bool {
-            let played = self.0.try_play(c, empties);
+        fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
+            let played = self.0.try_play(c, captured);
             if played {
                 self.1.push(Some(c));
             }
@@ -782,16 +1345,17 @@ fn midgame_moves(side: u8, count: usize) -> Vec<Option<Coord>> {
             self.1.push(None);
             self.0.pass();
         }
+        fn restart(&mut self) {
+            self.1.clear();
+            self.0.restart();
+        }
     }
-    let mut recorder = Recorder(Reference::new(KoRule::Positional, side), Vec::new());
-    let mut empties = Empties::full(side, side);
-    random_game(&mut recorder, &mut empties, SEED, count);
-    assert_eq!(
-        recorder.1.len(),
-        count,
-        "the game ended before move {count}"
-    );
-    recorder.1
+    let recorder = Recorder(Reference::new(KoRule::Positional, side), Vec::new());
+    let mut stream = Stream::new(recorder, side, Policy::Random);
+    for _ in 0..count {
+        assert!(!stream.step(), "the game ended before move {count}");
+    }
+    stream.player.1
 }
 
 fn check_play(c: &mut Criterion) {

@@ -235,12 +235,12 @@ fn every_separating_line_in_the_docs_parts_its_rules() {
 #[ignore = "minutes: run by CI in release"]
 fn the_published_tables_regenerate_identically() {
     let out = tempfile::tempdir().unwrap();
-    let budget = max_nodes_of_docs();
+    let budget = budget_of_docs();
     let status = Command::new(env!("CARGO_BIN_EXE_goconform"))
         .current_dir(root())
         .args(["perft", "--tables"])
         .arg(out.path())
-        .args(["--max-nodes", &budget])
+        .args(&budget)
         .status()
         .unwrap();
     assert!(status.success());
@@ -256,15 +256,18 @@ fn the_published_tables_regenerate_identically() {
     );
 }
 
-/// The budget the docs say they were generated with.
-fn max_nodes_of_docs() -> String {
+/// The budget flags the docs say the tables were generated with (`--max-nodes N`, and
+/// `--board-max-nodes N` when the largest boards had their own).
+fn budget_of_docs() -> Vec<String> {
     let docs = generated_docs();
-    let at = docs.find("--max-nodes ").unwrap() + "--max-nodes ".len();
-    docs[at..]
-        .split(|c: char| !c.is_ascii_digit())
-        .next()
-        .unwrap()
-        .to_string()
+    let at = docs.find("--tables DIR ").unwrap() + "--tables DIR ".len();
+    let flags = &docs[at..at + docs[at..].find('`').unwrap()];
+    let words: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
+    assert!(
+        words.len() % 2 == 0 && words.iter().step_by(2).all(|w| w.ends_with("max-nodes")),
+        "{flags}"
+    );
+    words
 }
 
 /// Every `$ goconform perft ...` transcript in the README and docs/perft.md (lines continued

@@ -166,6 +166,36 @@ impl History {
         });
     }
 
+    /// Takes back the positions recorded after the first `len`, as if they had never been
+    /// recorded: the entries, their changes, the index and the latest position are those the
+    /// history had when it held `len` positions. Positions go back last first, so the index's
+    /// open addressing stays exact: a slot an entry claimed is freed only once every entry
+    /// recorded after it, which alone could have probed past it, is gone.
+    pub fn truncate(&mut self, len: usize) {
+        if self.count_only {
+            self.counted = self.counted.min(len);
+            return;
+        }
+        while self.entries.len() > len {
+            let index = self.entries.len() - 1;
+            let entry = self.entries[index];
+            let slot = self.slot_of(entry.hash);
+            debug_assert_eq!(
+                self.slots[slot], index as u32,
+                "the latest entry of its hash"
+            );
+            self.slots[slot] = entry.same_hash;
+            self.entries.pop();
+            let start = self.entries.last().map_or(0, |e| e.changes_end as usize);
+            for &(word, change) in &self.changes[start..] {
+                if let Some(w) = self.latest.get_mut(word as usize) {
+                    *w ^= change;
+                }
+            }
+            self.changes.truncate(start);
+        }
+    }
+
     /// Would a board play by `mover`, producing `hash_after`, repeat the history in the sense
     /// of `rule`? `board_after` builds the resulting board; it is called only when a candidate
     /// with the same hash and the right metadata exists, to compare whole positions.

@@ -178,6 +178,23 @@ pub struct Removed<'g> {
     pub self_captured: &'g [Point],
 }
 
+/// A game's state saved by [`Game::mark`], for [`Game::rewind`] to put back: the undo record
+/// of a search that makes a move, looks below it and takes it back (perft), instead of
+/// copying the game for every move. Its buffers are reused from one mark to the next.
+#[derive(Clone, Debug, Default)]
+pub struct Mark {
+    board: crate::board::BoardMark,
+    to_move: Option<Color>,
+    phase: Option<Phase>,
+    prisoners: Prisoners,
+    resigned: Option<Color>,
+    consecutive_passes: u32,
+    moves_since_resumption: Option<u32>,
+    last_passer: Option<Color>,
+    ko_ban: Option<(Color, Point)>,
+    history_len: usize,
+}
+
 impl Game {
     /// Starts a game from a set-up.
     pub fn new(rules: Rules, setup: &Setup) -> Result<Game, SetupError> {
@@ -243,6 +260,39 @@ impl Game {
             removed: Vec::new(),
             fixed_handicap,
         })
+    }
+
+    /// Saves the state of the game into `mark`, for [`Game::rewind`].
+    pub fn mark(&self, mark: &mut Mark) {
+        self.board.save(&mut mark.board);
+        mark.to_move = Some(self.to_move);
+        mark.phase = Some(self.phase);
+        mark.prisoners = self.prisoners;
+        mark.resigned = self.resigned;
+        mark.consecutive_passes = self.consecutive_passes;
+        mark.moves_since_resumption = self.moves_since_resumption;
+        mark.last_passer = self.last_passer;
+        mark.ko_ban = self.ko_ban;
+        mark.history_len = self.history.len();
+    }
+
+    /// Takes back every event applied since `mark` was saved from this game: the game is then
+    /// what it was, its repetition history included, and judges every event as it did.
+    ///
+    /// # Panics
+    /// If `mark` was never filled by [`Game::mark`] or comes from a game of another size.
+    pub fn rewind(&mut self, mark: &Mark) {
+        self.board.restore(&mark.board);
+        self.to_move = mark.to_move.expect("a mark filled by Game::mark");
+        self.phase = mark.phase.expect("a mark filled by Game::mark");
+        self.prisoners = mark.prisoners;
+        self.resigned = mark.resigned;
+        self.consecutive_passes = mark.consecutive_passes;
+        self.moves_since_resumption = mark.moves_since_resumption;
+        self.last_passer = mark.last_passer;
+        self.ko_ban = mark.ko_ban;
+        self.history.truncate(mark.history_len);
+        self.removed.clear();
     }
 
     /// The rules the game is played under.

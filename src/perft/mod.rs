@@ -17,7 +17,7 @@ pub mod file;
 pub mod replay;
 
 use crate::board::{Color, Move, Point};
-use crate::game::{Event, Game, Setup, SetupHistory};
+use crate::game::{Event, Game, Mark, Setup, SetupHistory};
 use crate::rules::{KoRule, Rules, SuicideRule};
 
 /// A start position: a set-up, and the events played from it before counting (their
@@ -101,8 +101,18 @@ fn child(game: &Game, mv: Move) -> Game {
 
 /// The number of lines of exactly `depth` legal moves from `game`, counted with the
 /// reference executor. Leaves are counted without being played (each candidate is judged,
-/// with every check of the rules, as [`Game::check_play`] judges it).
+/// with every check of the rules, as [`Game::check_play`] judges it); a move above the
+/// leaves is judged once, made, counted below and taken back ([`Game::mark`] and
+/// [`Game::rewind`], the game's undo record) rather than made in a copy of the game.
 pub fn perft(game: &Game, depth: u32) -> u64 {
+    let mut game = game.clone();
+    let mut marks = vec![Mark::default(); depth.saturating_sub(1) as usize];
+    count(&mut game, depth, &mut marks)
+}
+
+/// [`perft`] in place: `game` is left as it was found; `marks` holds one undo record for
+/// each level above the leaves.
+fn count(game: &mut Game, depth: u32, marks: &mut [Mark]) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -110,28 +120,35 @@ pub fn perft(game: &Game, depth: u32) -> u64 {
         return 0;
     }
     let color = game.to_move();
-    let board = game.board();
-    let (width, height) = (board.width(), board.height());
+    let (width, height) = (game.board().width(), game.board().height());
+    if depth == 1 {
+        let mut total = 1; // the pass, always legal while play goes on
+        for row in 0..height {
+            for col in 0..width {
+                total += u64::from(game.check_play(color, Point::new(col, row)).is_ok());
+            }
+        }
+        return total;
+    }
+    let (mark, below) = marks
+        .split_first_mut()
+        .expect("one mark for each level above the leaves");
+    game.mark(mark);
     let mut total = 0;
     for row in 0..height {
         for col in 0..width {
-            let p = Point::new(col, row);
-            if game.check_play(color, p).is_ok() {
-                total += if depth == 1 {
-                    1
-                } else {
-                    perft(&child(game, Move::Play(p)), depth - 1)
-                };
+            if let Ok(judged) = game.judge_play(color, Point::new(col, row)) {
+                judged.play_in_place();
+                total += count(game, depth - 1, below);
+                game.rewind(mark);
             }
         }
     }
-    // The pass is always legal while play goes on.
+    let verdict = game.apply(Event::Move(color, Move::Pass));
+    debug_assert!(verdict.is_legal(), "a pass while play goes on");
+    total += count(game, depth - 1, below);
+    game.rewind(mark);
     total
-        + if depth == 1 {
-            1
-        } else {
-            perft(&child(game, Move::Pass), depth - 1)
-        }
 }
 
 /// [`perft`] split by the first move: each legal move with the count of `depth - 1` below it
@@ -314,6 +331,78 @@ mod tests {
         let d3: u64 = divide(&game, 3).iter().map(|&(_, n)| n).sum();
         assert_eq!(d3, perft(&game, 3));
         assert_eq!(divide(&game, 3).last().unwrap().0, Move::Pass);
+    }
+
+    /// Everything a rule judges, for comparing a rewound game with a copy of what it was.
+    #[derive(Debug, PartialEq)]
+    struct State {
+        diagram: String,
+        to_move: Color,
+        phase: crate::game::Phase,
+        history_len: usize,
+        prisoners: [u32; 2],
+        legal: Vec<bool>,
+    }
+
+    fn state(game: &Game) -> State {
+        let b = game.board();
+        let mut legal = Vec::new();
+        for c in [Color::Black, Color::White] {
+            for p in points(b.width(), b.height()) {
+                legal.push(game.check_play(c, p).is_ok());
+            }
+        }
+        State {
+            diagram: b.diagram(),
+            to_move: game.to_move(),
+            phase: game.phase(),
+            history_len: game.history_len(),
+            prisoners: [game.prisoners(Color::Black), game.prisoners(Color::White)],
+            legal,
+        }
+    }
+
+    #[test]
+    fn a_rewound_game_is_the_game_it_was() {
+        // Random lines of moves (passes among them, so that play also pauses) on small boards
+        // under every ko rule: after each line is taken back, the game judges every play as a
+        // copy kept from before does, and plays on identically.
+        let mut seed = 0x5EED_u64;
+        for &ko in KoRule::ALL {
+            for suicide in [SuicideRule::Forbidden, SuicideRule::Allowed] {
+                let rules = Rules {
+                    ko,
+                    suicide,
+                    ..Rules::default()
+                };
+                let mut game = Start::empty(3, 3).game(&rules).unwrap();
+                let mut mark = Mark::default();
+                for _ in 0..60 {
+                    if !game.phase().is_play() {
+                        game = Start::empty(3, 3).game(&rules).unwrap();
+                    }
+                    let before = game.clone();
+                    game.mark(&mut mark);
+                    for _ in 0..6 {
+                        let moves = legal_moves(&game);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        seed = crate::rng::mix(seed);
+                        let mv = moves[(seed % moves.len() as u64) as usize];
+                        assert!(game.apply(Event::Move(game.to_move(), mv)).is_legal());
+                    }
+                    game.rewind(&mark);
+                    assert_eq!(state(&game), state(&before), "{ko} {suicide:?}");
+                    // One move on: the history it judges against is the one it had.
+                    let moves = legal_moves(&game);
+                    assert_eq!(moves, legal_moves(&before));
+                    if let Some(&mv) = moves.first() {
+                        assert!(game.apply(Event::Move(game.to_move(), mv)).is_legal());
+                    }
+                }
+            }
+        }
     }
 
     #[test]
