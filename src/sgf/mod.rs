@@ -3,8 +3,10 @@
 //!
 //! SGF is a file format like TOML, so this module sits beside `scenario` and above `game`:
 //! a record becomes a [`Setup`] and a list of [`Event`]s, and everything after that is the
-//! reference executor's. The grammar is parsed by the `sgf-parse` crate (FF\[4\], with its
-//! conversion of FF\[3\] long property names); [`text`] decodes the bytes by `CA` and maps
+//! reference executor's. The grammar is parsed as the `sgf-parse` crate parses it (FF\[4\],
+//! with its conversion of FF\[3\] long property names): [`fast`] reads the main lines of a
+//! well-formed FF\[4\] text in one pass, node for node as `sgf-parse` would, and hands every
+//! other text to `sgf-parse` itself; [`text`] decodes the bytes by `CA` and maps
 //! errors back to a line, a column and a property; [`values`] reads the game-information
 //! values the way real records spell them.
 //!
@@ -31,6 +33,7 @@
 //! A record that cannot be read is one located error: file, line, column and property.
 
 pub mod convert;
+pub mod fast;
 pub mod judge;
 pub mod text;
 pub mod values;
@@ -40,7 +43,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-use sgf_parse::{SgfNode, SgfProp};
+use sgf_parse::SgfProp;
 
 use crate::board::{Color, Move, Point};
 use crate::game::{Event, Setup, SetupHistory};
@@ -175,21 +178,41 @@ pub fn read(
             ),
         ));
     }
-    let trees = match sgf_parse::parse(&text) {
-        Ok(trees) => trees,
-        Err(e) => {
-            let index = text::Index::new(&text);
-            let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
-            return Err(source.error_at(offset, "", format!("{what} ({e})")));
-        }
+    // The main lines read in one pass where that reader is sure of its reading (every
+    // well-formed FF[4] record), else sgf-parse's reading of the whole collection.
+    let fast = fast::main_lines(&text);
+    let trees = match &fast {
+        Some(_) => Vec::new(),
+        None => match sgf_parse::parse(&text) {
+            Ok(trees) => trees,
+            Err(e) => {
+                let index = text::Index::new(&text);
+                let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
+                return Err(source.error_at(offset, "", format!("{what} ({e})")));
+            }
+        },
+    };
+    // Each game's main line, node by node (`None`: not a game of Go).
+    let games: Vec<Option<Vec<&[Prop]>>> = match &fast {
+        Some(lines) => lines
+            .iter()
+            .map(|line| Some(line.iter().map(Vec::as_slice).collect()))
+            .collect(),
+        None => trees
+            .iter()
+            .map(|tree| {
+                let root = tree.as_go_node().ok()?;
+                Some(root.main_variation().map(|n| &n.properties[..]).collect())
+            })
+            .collect(),
     };
     let moves = text::move_offsets(&text);
     let lines = text::Lines::new(&text);
     let index = std::cell::OnceCell::new();
-    Ok(trees
-        .iter()
+    Ok(games
+        .into_iter()
         .enumerate()
-        .map(|(game, tree)| {
+        .map(|(game, line)| {
             let reader = Reader {
                 source: &source,
                 index: &index,
@@ -197,9 +220,9 @@ pub fn read(
                 lines: &lines,
                 game,
             };
-            match tree.as_go_node() {
-                Ok(root) => reader.record(root, charset, options),
-                Err(_) => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
+            match line {
+                Some(line) => reader.record(&line, charset, options),
+                None => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
             }
         })
         .collect())
@@ -263,13 +286,16 @@ impl Reader<'_> {
         Position { line, column }
     }
 
+    /// Reads a game from its main line: the root's properties, then each node's.
     fn record(
         &self,
-        root: &SgfNode<Prop>,
+        line: &[&[Prop]],
         charset: &'static str,
         options: &ReadOptions,
     ) -> Result<Record, Located> {
-        let (width, height) = match root.get_property("SZ") {
+        let root: &[Prop] = line.first().copied().unwrap_or_default();
+        let size = root.iter().find(|p| p.identifier() == "SZ");
+        let (width, height) = match size {
             None => (19, 19),
             Some(Prop::SZ((w, h))) => (*w, *h),
             Some(_) => return Err(self.error(0, "SZ", Some(0), "not a board size")),
@@ -329,12 +355,16 @@ impl Reader<'_> {
         let mut marked = false;
         let mut first_player: Option<Color> = None;
 
-        for (node_index, node) in root.main_variation().enumerate() {
+        for (node_index, node) in line.iter().enumerate() {
             let mut moves_here = 0;
             let mut change: Option<SetupPoints> = None;
             let mut change_to_move: Option<Color> = None;
-            for prop in node.properties() {
-                if prop.identifier().is_empty() {
+            for prop in node.iter() {
+                // Only a property sgf-parse does not know can have an empty identifier (the
+                // others' are fixed); asked without building every identifier's string.
+                let unnamed =
+                    matches!(prop, Prop::Unknown(i, _) | Prop::Invalid(i, _) if i.is_empty());
+                if unnamed {
                     return Err(self.error(
                         node_index,
                         "",
