@@ -18,7 +18,7 @@
 //! not as `sgf-parse`'s chain of nodes (whose building and recursive dropping cost as much
 //! again).
 
-use sgf_parse::go::Prop;
+use sgf_parse::go::{Move, Point, Prop};
 use sgf_parse::{SgfNode, SgfProp};
 
 /// One list of nodes as `sgf-parse` builds them: a game's top level, or a node's children.
@@ -70,6 +70,8 @@ fn game(bytes: &[u8], mut at: usize) -> Option<(MainLine, usize)> {
     // Lists as sgf-parse keeps them: the current one, and those a `(` left to come back to.
     let mut lists: Vec<List> = vec![List { main: true, len: 0 }];
     let mut open: Vec<usize> = Vec::new();
+    // The values of the property being read, as ranges of `bytes` (reused).
+    let mut values: Vec<Value> = Vec::new();
     let mut current = 0usize;
     let mut first = true;
     loop {
@@ -121,20 +123,22 @@ fn game(bytes: &[u8], mut at: usize) -> Option<(MainLine, usize)> {
                     match bytes.get(at) {
                         Some(b'(' | b')' | b';') | None => break,
                         Some(_) => {
-                            let (ident, values, next) = property(bytes, at, main)?;
+                            let (ident, next) = property(bytes, at, &mut values)?;
                             at = next;
-                            if root && ident == "GM" {
+                            let Some(props) = properties.as_mut() else {
+                                continue;
+                            };
+                            let prop = make(bytes, ident, &values)?;
+                            if root && ident == b"GM" {
                                 // sgf-parse takes the game type from the text of the root's
                                 // one `GM`: only `1` is Go (`01` is a number, but another
                                 // game; two `GM`s are an error).
                                 game_types += 1;
-                                if game_types > 1 || values != ["1"] {
+                                if game_types > 1 || text_of(bytes, &values) != ["1"] {
                                     return None;
                                 }
                             }
-                            if let Some(props) = properties.as_mut() {
-                                props.push(Prop::new(ident, values));
-                            }
+                            props.push(prop);
                         }
                     }
                 }
@@ -150,9 +154,22 @@ fn game(bytes: &[u8], mut at: usize) -> Option<(MainLine, usize)> {
     }
 }
 
-/// One property at `at`: its identifier (upper-case letters only, else `None`) and its values
-/// with escapes removed (built only when `keep`), and where the next token starts.
-fn property(bytes: &[u8], mut at: usize, keep: bool) -> Option<(String, Vec<String>, usize)> {
+/// A property value: the bytes between its brackets, and whether a backslash escapes a
+/// character in them.
+#[derive(Clone, Copy)]
+struct Value {
+    start: usize,
+    end: usize,
+    escaped: bool,
+}
+
+/// One property at `at`: its identifier (upper-case letters only, else `None`), its values
+/// into `values`, and where the next token starts.
+fn property<'b>(
+    bytes: &'b [u8],
+    mut at: usize,
+    values: &mut Vec<Value>,
+) -> Option<(&'b [u8], usize)> {
     let start = at;
     while at < bytes.len() && bytes[at].is_ascii_uppercase() {
         at += 1;
@@ -161,46 +178,99 @@ fn property(bytes: &[u8], mut at: usize, keep: bool) -> Option<(String, Vec<Stri
     if at == start || bytes.get(at) != Some(&b'[') {
         return None;
     }
-    let ident = if keep {
-        // Upper-case ASCII letters: valid UTF-8.
-        String::from_utf8(bytes[start..at].to_vec()).ok()?
-    } else {
-        String::new()
-    };
-    let mut values = Vec::new();
+    let ident = &bytes[start..at];
+    values.clear();
     loop {
         at = skip_space(bytes, at);
         if bytes.get(at) != Some(&b'[') {
             break;
         }
         at += 1;
-        let mut value: Vec<u8> = Vec::new();
+        let mut value = Value {
+            start: at,
+            end: at,
+            escaped: false,
+        };
         loop {
-            // The next `]` or `\`: the rest is copied as it is.
-            let rest = &bytes[at..];
-            let i = memchr::memchr2(b']', b'\\', rest)?;
-            if keep {
-                value.extend_from_slice(&rest[..i]);
-            }
+            // The next `]` or `\`; a backslash makes the character after it part of the value
+            // (a byte at a time is the same, since `]` and `\` never occur inside a UTF-8
+            // sequence).
+            let i = memchr::memchr2(b']', b'\\', bytes.get(at..)?)?;
             at += i;
             if bytes[at] == b']' {
+                value.end = at;
                 at += 1;
                 break;
             }
-            // A backslash: the next character stands for itself (a byte at a time is the
-            // same, since `]` and `\` never occur inside a UTF-8 sequence).
-            let &escaped = bytes.get(at + 1)?;
-            if keep {
-                value.push(escaped);
-            }
+            value.escaped = true;
             at += 2;
         }
-        if keep {
+        values.push(value);
+    }
+    Some((ident, at))
+}
+
+/// The values as sgf-parse's lexer gives them: escapes removed.
+fn text_of(bytes: &[u8], values: &[Value]) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| {
+            let raw = &bytes[v.start..v.end];
+            let text = if v.escaped {
+                let mut out = Vec::with_capacity(raw.len());
+                let mut escape = false;
+                for &b in raw {
+                    if b == b'\\' && !escape {
+                        escape = true;
+                    } else {
+                        escape = false;
+                        out.push(b);
+                    }
+                }
+                out
+            } else {
+                raw.to_vec()
+            };
             // Bytes of a `&str` with only ASCII backslashes taken out: still UTF-8.
-            values.push(String::from_utf8(value).ok()?);
+            String::from_utf8(text).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The property sgf-parse's `Prop::new` makes of `ident` and `values`; a move (`B`, `W`) of
+/// one plain value is made directly (a pass, or two letters: the point), as sgf-parse reads
+/// it, without the strings.
+fn make(bytes: &[u8], ident: &[u8], values: &[Value]) -> Option<Prop> {
+    if let ([b'B' | b'W'], [v]) = (ident, values) {
+        if !v.escaped {
+            let mv = match &bytes[v.start..v.end] {
+                [] => Some(Move::Pass),
+                &[x, y] => coordinate(x)
+                    .zip(coordinate(y))
+                    .map(|(x, y)| Move::Move(Point { x, y })),
+                _ => None,
+            };
+            if let Some(mv) = mv {
+                return Some(if ident == b"B" {
+                    Prop::B(mv)
+                } else {
+                    Prop::W(mv)
+                });
+            }
         }
     }
-    Some((ident, values, at))
+    // Upper-case ASCII letters: valid UTF-8.
+    let ident = String::from_utf8(ident.to_vec()).ok()?;
+    Some(Prop::new(ident, text_of(bytes, values)))
+}
+
+/// An SGF coordinate letter as sgf-parse reads it: `a`-`z` 0-25, `A`-`Z` 26-51.
+fn coordinate(letter: u8) -> Option<u8> {
+    match letter {
+        b'a'..=b'z' => Some(letter - b'a'),
+        b'A'..=b'Z' => Some(letter - b'A' + 26),
+        _ => None,
+    }
 }
 
 /// Where [`main_lines`] and `sgf-parse` disagree on `text`, said in words; `None` when they
