@@ -130,7 +130,9 @@ fn main() {
                 a.push(corpus.clone());
                 a
             }),
-            vec![0, 1, 2],
+            // Its exit status says what it found in the records (the corpus has results that
+            // disagree), which is not this measure's business.
+            vec![0, 1, 2, 3],
         ));
     } else {
         println!(
