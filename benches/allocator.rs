@@ -54,6 +54,7 @@ fn build(name: &str, features: &[&str]) -> Result<PathBuf, String> {
 }
 
 /// CPU seconds (user and system) of the children waited for so far.
+#[cfg(unix)]
 fn children_cpu() -> f64 {
     // SAFETY: getrusage writes into the zeroed struct it is given and reads nothing else.
     let usage = unsafe {
@@ -63,6 +64,12 @@ fn children_cpu() -> f64 {
     };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Elsewhere no CPU time is measured (the table shows NaN), only wall time.
+#[cfg(not(unix))]
+fn children_cpu() -> f64 {
+    f64::NAN
 }
 
 /// Runs `binary args`, answering (CPU seconds, wall seconds); a failure to run is an error.
