@@ -24,6 +24,8 @@ const CHUNK: usize = 64 * 1024;
 #[cfg(unix)]
 pub(super) struct Output {
     stdout: ChildStdout,
+    /// What one read fills (zeroed once, not at every read), copied into `buffer`.
+    chunk: Vec<u8>,
     /// Bytes read and not handed out yet: `buffer[start..]`.
     buffer: Vec<u8>,
     start: usize,
@@ -40,6 +42,7 @@ impl Output {
     pub(super) fn new(stdout: ChildStdout) -> std::io::Result<Output> {
         Ok(Output {
             stdout,
+            chunk: vec![0; CHUNK],
             buffer: Vec::new(),
             start: 0,
             scanned: 0,
@@ -100,13 +103,9 @@ impl Output {
                 self.buffer.drain(..self.start);
                 self.start = 0;
             }
-            let filled = self.buffer.len();
-            self.buffer.resize(filled + CHUNK, 0);
-            let read = self.stdout.read(&mut self.buffer[filled..]);
-            self.buffer.truncate(filled + *read.as_ref().unwrap_or(&0));
-            match read {
+            match self.stdout.read(&mut self.chunk) {
                 Ok(0) => self.closed = true,
-                Ok(_) => {}
+                Ok(n) => self.buffer.extend_from_slice(&self.chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.closed = true;
