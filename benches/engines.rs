@@ -10,7 +10,8 @@
 //! on every game; the rates and their ratio are printed.
 //!
 //! Engines: GNU Go 3.8 over GTP (skipped with the reason when it is not installed) and the
-//! reference behind the JSON-lines protocol (`goconform serve`, this crate's binary).
+//! reference behind the JSON-lines protocol (`goconform serve`, this crate's binary); then the
+//! reference in this process on the same games, and the ratio of `serve`'s rate to it.
 
 use std::time::Instant;
 
@@ -42,7 +43,8 @@ fn pass(engine: &mut dyn Referee) -> (u64, usize, f64, Vec<String>) {
     (agreed, compared, rate, outcomes)
 }
 
-fn compare(name: &str, make: &dyn Fn() -> Box<dyn Referee>) {
+/// Both passes through the engine `make` starts; answers the whole-game rate.
+fn compare(name: &str, make: &dyn Fn() -> Box<dyn Referee>) -> f64 {
     let (a1, c1, slow, o1) = pass(&mut OneAtATime(make()));
     let (a2, c2, fast, o2) = pass(make().as_mut());
     assert_eq!(o1, o2, "{name}: the two passes disagree on some game");
@@ -51,6 +53,7 @@ fn compare(name: &str, make: &dyn Fn() -> Box<dyn Referee>) {
         fast / slow
     );
     assert_eq!((a1, c1), (a2, c2));
+    fast
 }
 
 fn main() {
@@ -70,11 +73,18 @@ fn main() {
         println!("GNU Go: skipped, `{gnugo}` does not run (apt-get install gnugo)");
     }
     let serve = env!("CARGO_BIN_EXE_goconform");
-    compare("goconform serve over JSON lines", &|| {
+    let over_pipes = compare("goconform serve over JSON lines", &|| {
         Box::new(JsonlEngine::new(
             serve,
             &["serve".to_string()],
             JsonlOptions::default(),
         ))
     });
+    // The same games with the reference in this process: the rate `serve` is held to.
+    let (_, _, in_process, _) = pass(&mut Reference::new());
+    println!(
+        "{:<34} {in_process:>8.0} games/s; serve over JSON lines is {:.2}x of it",
+        "the reference in process",
+        over_pipes / in_process
+    );
 }

@@ -11,12 +11,16 @@
 //! 4. `judge_one_ruleset_all_threads`: as 2 on a rayon pool of every core.
 //!
 //! Criterion times a slice of the corpus (the first `SLICE` records) so that a sample takes a
-//! fraction of a second; after the groups, one timed pass over the whole corpus per
-//! configuration prints records/s and moves/s, and the peer: `benches/peers/sgfmill_replay.py`
-//! reads the same files and plays every move on sgfmill's board (its legality check: occupied
-//! points, captures, suicide; simple ko is not its board's business), run in the same process
-//! tree right after ours, and the ratio of the two rates is printed. Without `python3 -c
-//! "import sgfmill"` the peer is skipped with the reason.
+//! fraction of a second; after the groups, the whole corpus, each configuration the least of
+//! three passes, in records/s and moves/s: the floor (reading the files), parsing alone
+//! (sgf-parse, and our main-line reader `sgf::fast`), reading records, judging alone, read and
+//! judge on 1, 2 and every thread, and the peers with the ratios: sgf-parse plus the goban
+//! crate's board replaying every move (in this process, with the same allocator as ours), and
+//! `benches/peers/sgfmill_replay.py`, which reads the same files and plays every move on
+//! sgfmill's board (its legality check: occupied points, captures, suicide; simple ko is not
+//! its board's business), run right after ours. Without `python3 -c "import sgfmill"` that
+//! peer is skipped with the reason. `judge -j 1` and `-j 2` over the corpus from the command
+//! line: `cargo bench --bench allocator` (the binary as shipped).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -26,6 +30,12 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 
 use goconform::rules::Rules;
+
+/// Ours with the allocator the binary ships (src/main.rs), and the goban peer with it too: the
+/// one that suits both (with glibc's the goban crate's replay is several times slower).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use goconform::sgf::{self, judge::judge, Record};
 use goconform::spec::Spec;
 
@@ -167,55 +177,184 @@ fn benches(c: &mut Criterion) {
     whole_corpus(&files, &setting);
 }
 
-/// One timed pass over the whole corpus per configuration, and the peer.
+/// Seconds one call of `f` takes, the least of `RUNS` calls (the machine is shared).
+fn best_of(mut f: impl FnMut()) -> f64 {
+    const RUNS: usize = 3;
+    (0..RUNS)
+        .map(|_| {
+            let started = Instant::now();
+            f();
+            started.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The peer in Rust: sgf-parse's reading, then every move of each main line played on the
+/// goban crate's board (its legality check: occupied points, suicide, ko) until a move it
+/// refuses. Set-up stones are not placed (the cost of reading and playing, less than
+/// judging). Answers the moves played.
+fn goban_replay(text: &str) -> usize {
+    use goban::rules::{game::Game, GobanSizes, Move as GobanMove, CHINESE};
+    use sgf_parse::go::{Move, Prop};
+    let Ok(trees) = sgf_parse::parse(text) else {
+        return 0;
+    };
+    let mut played = 0;
+    for tree in &trees {
+        let Ok(root) = tree.as_go_node() else {
+            continue;
+        };
+        let (w, h) = match root.get_property("SZ") {
+            None => (19, 19),
+            Some(Prop::SZ((w, h))) => (*w, *h),
+            Some(_) => continue,
+        };
+        let size = match (w, h) {
+            (19, 19) => GobanSizes::Nineteen,
+            (9, 9) => GobanSizes::Nine,
+            _ => GobanSizes::Custom(usize::from(h), usize::from(w)),
+        };
+        let mut game = Game::new(size, CHINESE);
+        'line: for node in root.main_variation() {
+            for prop in node.properties() {
+                let (Prop::B(mv) | Prop::W(mv)) = prop else {
+                    continue;
+                };
+                match mv {
+                    Move::Move(p) if p.x < w && p.y < h => {
+                        let coord = (p.y, p.x);
+                        if game.check_point(coord).is_some() {
+                            break 'line;
+                        }
+                        game.play(GobanMove::Play(coord.0, coord.1));
+                    }
+                    _ => {
+                        game.play(GobanMove::Pass);
+                    }
+                }
+                played += 1;
+            }
+        }
+    }
+    played
+}
+
+/// One timed pass over the whole corpus per configuration (the least of three), and the
+/// peers, in the same run; ratios of ours over each.
 fn whole_corpus(files: &[(PathBuf, Vec<u8>)], setting: &Setting) {
     let records = read_all(files);
     let moves: usize = records.iter().map(|r| r.events.len()).sum();
     let count = records.len();
     println!();
     println!(
-        "whole corpus: {} files, {count} records, {moves} moves",
-        files.len()
+        "whole corpus: {} files, {count} records, {moves} moves; allocator: {}",
+        files.len(),
+        if cfg!(feature = "mimalloc") {
+            "mimalloc (as the binary ships)"
+        } else {
+            "the C library's"
+        }
     );
     let rate = |label: &str, seconds: f64| -> f64 {
         let per_second = count as f64 / seconds;
         println!(
-            "  {label:<34} {seconds:>7.3} s  {per_second:>9.0} records/s  {:>11.0} moves/s",
+            "  {label:<44} {seconds:>7.3} s  {per_second:>9.0} records/s  {:>11.0} moves/s",
             moves as f64 / seconds
         );
         per_second
     };
-    let started = Instant::now();
-    black_box(read_all(files));
-    rate("read", started.elapsed().as_secs_f64());
-    let started = Instant::now();
-    for (p, b) in files {
-        black_box(judge_file(p, b, &setting.spec, &|r| setting.as_recorded(r)));
-    }
-    let ours = rate(
-        "read + judge, one ruleset, 1 thread",
-        started.elapsed().as_secs_f64(),
-    );
-    let started = Instant::now();
-    let n: usize = files
-        .par_iter()
-        .map(|(p, b)| judge_file(p, b, &setting.spec, &|r| setting.as_recorded(r)))
-        .sum();
-    black_box(n);
+    let paths: Vec<&PathBuf> = files.iter().map(|(p, _)| p).collect();
     rate(
-        &format!(
-            "read + judge, one ruleset, {} threads",
-            rayon::current_num_threads()
-        ),
-        started.elapsed().as_secs_f64(),
+        "floor: reading the files",
+        best_of(|| {
+            for p in &paths {
+                black_box(std::fs::read(p).ok());
+            }
+        }),
     );
-    let started = Instant::now();
-    for (p, b) in files {
-        black_box(judge_file(p, b, &setting.spec, &|r| setting.every(r)));
-    }
+    let texts: Vec<String> = files
+        .iter()
+        .filter_map(|(_, b)| sgf::text::decode(b).ok().map(|(t, _)| t.into_owned()))
+        .collect();
+    let sgf_parse_alone = rate(
+        "parsing alone: sgf-parse",
+        best_of(|| {
+            for t in &texts {
+                black_box(sgf_parse::parse(t).ok());
+            }
+        }),
+    );
+    let fast_alone = rate(
+        "parsing alone: our main-line reader",
+        best_of(|| {
+            for t in &texts {
+                black_box(sgf::fast::main_lines(t));
+            }
+        }),
+    );
+    rate(
+        "reading records (sgf::read: decode, parse, read)",
+        best_of(|| {
+            black_box(read_all(files));
+        }),
+    );
+    rate(
+        "judging alone (records read beforehand), 1 thread",
+        best_of(|| {
+            for r in &records {
+                for (name, rules) in setting.as_recorded(r) {
+                    black_box(judge(r, name, rules, &setting.spec));
+                }
+            }
+        }),
+    );
+    let judge_all = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        best_of(|| {
+            let n: usize = pool.install(|| {
+                files
+                    .par_iter()
+                    .map(|(p, b)| judge_file(p, b, &setting.spec, &|r| setting.as_recorded(r)))
+                    .sum()
+            });
+            black_box(n);
+        })
+    };
+    let ours = rate("read + judge, one ruleset, 1 thread", judge_all(1));
+    let two = rate("read + judge, one ruleset, 2 threads", judge_all(2));
+    let cores = rayon::current_num_threads();
+    rate(
+        &format!("read + judge, one ruleset, {cores} threads"),
+        judge_all(cores),
+    );
     rate(
         "read + judge, 11 rulesets, 1 thread",
-        started.elapsed().as_secs_f64(),
+        best_of(|| {
+            for (p, b) in files {
+                black_box(judge_file(p, b, &setting.spec, &|r| setting.every(r)));
+            }
+        }),
+    );
+    let goban = rate(
+        "peer: sgf-parse + goban crate replay",
+        best_of(|| {
+            for t in &texts {
+                black_box(goban_replay(t));
+            }
+        }),
+    );
+    println!("  ratios:");
+    println!(
+        "    our reader over sgf-parse, parsing alone: {:.1}x",
+        fast_alone / sgf_parse_alone
+    );
+    println!("    read + judge, 2 threads over 1: {:.2}x", two / ours);
+    println!(
+        "    read + judge (1 thread) over sgf-parse + goban replay: {:.1}x",
+        ours / goban
     );
 
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/peers/sgfmill_replay.py");
@@ -235,13 +374,13 @@ fn whole_corpus(files: &[(PathBuf, Vec<u8>)], setting: &Setting) {
             };
             let theirs = value["records_per_second"].as_f64().unwrap_or(f64::NAN);
             println!(
-                "  {:<34} {:>7.3} s  {theirs:>9.0} records/s  {:>11.0} moves/s",
+                "  {:<44} {:>7.3} s  {theirs:>9.0} records/s  {:>11.0} moves/s",
                 "peer: sgfmill read + replay",
                 value["seconds"].as_f64().unwrap_or(f64::NAN),
                 value["moves_per_second"].as_f64().unwrap_or(f64::NAN)
             );
             println!(
-                "  ratio, goconform read + judge (one ruleset, 1 thread) over sgfmill: {:.1}x",
+                "    read + judge (1 thread) over sgfmill: {:.1}x",
                 ours / theirs
             );
         }

@@ -44,7 +44,7 @@ fn every_target_has_a_corpus() {
         .filter_map(|l| l.strip_suffix('"'))
         .filter(|n| *n != "goconform-fuzz")
         .collect();
-    assert_eq!(targets.len(), 7, "{targets:?}");
+    assert_eq!(targets.len(), 8, "{targets:?}");
     for t in targets {
         corpus(t);
     }
@@ -97,4 +97,13 @@ fn sgf_reader() {
 #[test]
 fn sgf_judge() {
     replay("sgf_judge", &mut inputs::check_sgf_judge);
+}
+
+/// The fast SGF reader agrees with sgf-parse on its own target's inputs and on every input of
+/// the other SGF targets.
+#[test]
+fn sgf_fast() {
+    for target in ["sgf_fast", "sgf_reader", "sgf_judge"] {
+        replay(target, &mut inputs::check_sgf_fast);
+    }
 }

@@ -1,9 +1,11 @@
 //! An engine as a child process: lines in on its standard input, lines out of its standard
 //! output, and the tail of its standard error kept for error messages.
 //!
-//! Nothing an engine does can make this module panic or block forever: a reader thread feeds
-//! the lines of standard output into a channel, so every read can time out; another thread
-//! keeps the last [`STDERR_TAIL`] bytes of standard error; a write to an engine that has gone
+//! Nothing an engine does can make this module panic or block forever: on Unix standard
+//! output is read on the calling thread, each wait for more bytes bounded by `poll(2)` with the
+//! time left to the read's deadline (elsewhere a reader thread feeds its lines into a channel
+//! the caller waits on with a timeout), so every read can time out; another thread keeps the
+//! last [`STDERR_TAIL`] bytes of standard error; a write to an engine that has gone
 //! away is an error, never a SIGPIPE that ends the process (the `goconform` binary restores
 //! the default action of that signal, see `src/main.rs`). Every [`EngineError`] carries the
 //! tail of standard error, so a report says why an engine died.
@@ -18,14 +20,13 @@
 //! signal handler and changes nothing about the process.
 
 mod groups;
+mod output;
 
 pub use groups::{adopt_orphans, kill_engines_on_termination};
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -35,25 +36,25 @@ use crate::conformance::EngineError;
 /// How many bytes of standard error are kept: the last ones.
 pub const STDERR_TAIL: usize = 8 * 1024;
 
-/// The longest line the reader thread keeps whatever `max_len` a read asks for; the rest of a
-/// longer line is skipped and the line is reported as too long.
+/// The longest line kept whatever `max_len` a read asks for; the rest of a longer line is
+/// skipped and the line is reported as too long.
 pub const HARD_LINE_LIMIT: usize = 4 * 1024 * 1024;
-
-/// Lines read ahead of the caller before the reader thread waits (so an engine that floods
-/// its output holds at most this many lines in memory).
-const READ_AHEAD: usize = 64;
 
 /// How long to wait, once standard output has closed, for the exit status and the last words
 /// on standard error.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
 
-/// What the reader thread hands over.
+/// What a read of standard output hands over.
 enum Item {
     Line(Vec<u8>),
     /// A line longer than [`HARD_LINE_LIMIT`]; its length so far.
     TooLong(usize),
-    /// Standard output could not be read (the end of output closes the channel instead).
+    /// Standard output could not be read.
     Failed(String),
+    /// The end of output, after every line before it.
+    Closed,
+    /// No line by the deadline.
+    TimedOut,
 }
 
 /// The last bytes of standard error, and whether it has closed.
@@ -68,10 +69,8 @@ pub struct EngineProcess {
     program: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Item>,
-    /// How many bytes of a line the engine has written without ending it yet (kept by the
-    /// reader thread), for the hint on a timeout: a reply never flushed, or never ended.
-    partial: Arc<AtomicUsize>,
+    /// Standard output, read line by line.
+    lines: output::Output,
     stderr: Arc<Mutex<Tail>>,
     /// Standard output has ended (or failed): every later read is a crash.
     ended: Option<String>,
@@ -106,35 +105,32 @@ impl EngineProcess {
                     )));
                 }
             };
-        let (sender, lines) = mpsc::sync_channel(READ_AHEAD);
         let stderr = Arc::new(Mutex::new(Tail::default()));
-        let partial = Arc::new(AtomicUsize::new(0));
-        let pending = Arc::clone(&partial);
-        let spawned = thread::Builder::new()
-            .name("engine-stdout".to_string())
-            .spawn(move || read_lines(stdout, &sender, &pending))
-            .and_then(|_| {
-                let tail = Arc::clone(&stderr);
-                thread::Builder::new()
-                    .name("engine-stderr".to_string())
-                    .spawn(move || keep_tail(stderr_pipe, &tail))
-            });
-        let mut process = EngineProcess {
+        let tail = Arc::clone(&stderr);
+        let spawned = output::Output::new(stdout).and_then(|lines| {
+            thread::Builder::new()
+                .name("engine-stderr".to_string())
+                .spawn(move || keep_tail(stderr_pipe, &tail))
+                .map(|_| lines)
+        });
+        let lines = match spawned {
+            Ok(lines) => lines,
+            Err(e) => {
+                let _ = groups::kill_and_reap(&mut child);
+                return Err(EngineError::crash(format!(
+                    "cannot start the engine `{program}`: no thread to read it: {e}"
+                )));
+            }
+        };
+        let process = EngineProcess {
             program: program.to_string(),
             child,
             stdin: Some(stdin),
             lines,
-            partial,
             stderr,
             ended: None,
             reaped: None,
         };
-        if let Err(e) = spawned {
-            process.kill();
-            return Err(EngineError::crash(format!(
-                "cannot start the engine `{program}`: no thread to read it: {e}"
-            )));
-        }
         Ok(process)
     }
 
@@ -176,8 +172,8 @@ impl EngineProcess {
         }
     }
 
-    /// Reads one line (without the newline, and without a carriage return before it). A
-    /// reader thread feeds a channel so the wait can time out.
+    /// Reads one line (without the newline, and without a carriage return before it), waiting
+    /// at most `timeout` for it.
     ///
     /// Errors: [`ErrorKind::Timeout`](crate::conformance::ErrorKind::Timeout) if no line
     /// comes within `timeout`, unless the main process has exited by then (`Crash`, although
@@ -189,9 +185,8 @@ impl EngineProcess {
         if let Some(why) = self.ended.clone() {
             return Err(self.crash(&why));
         }
-        let item = match self.lines.recv_timeout(timeout) {
-            Ok(item) => item,
-            Err(RecvTimeoutError::Timeout) => {
+        match self.lines.next(Instant::now() + timeout) {
+            Item::TimedOut => {
                 // A child of the engine may hold standard output open after the main process
                 // died (a forking engine, a wrapper's background job): the output never ends,
                 // but the engine is gone, which is a crash and not a slow answer.
@@ -204,26 +199,24 @@ impl EngineProcess {
                     self.ended = Some(why.clone());
                     return Err(self.crash(&why));
                 }
-                let written = match self.partial.load(Ordering::Relaxed) {
+                let written = match self.lines.partial() {
                     0 => "it wrote nothing since its last line".to_string(),
                     n => format!("it wrote {n} bytes of a line without ending it"),
                 };
-                return Err(EngineError::timeout(self.with_stderr(format!(
+                Err(EngineError::timeout(self.with_stderr(format!(
                     "the engine `{}` did not answer within {} ({written}; if it did answer, \
                      its reply may still sit in its output buffer: end every reply with a \
                      newline and flush standard output after it, e.g. print(..., flush=True) \
                      in Python)",
                     self.program,
                     show_duration(timeout)
-                ))));
+                ))))
             }
-            Err(RecvTimeoutError::Disconnected) => {
+            Item::Closed => {
                 let why = "the engine closed its output".to_string();
                 self.ended = Some(why.clone());
-                return Err(self.crash(&why));
+                Err(self.crash(&why))
             }
-        };
-        match item {
             Item::Line(mut bytes) => {
                 if bytes.last() == Some(&b'\r') {
                     bytes.pop();
@@ -366,64 +359,6 @@ pub(crate) fn show_duration(d: Duration) -> String {
         format!("{} ms", d.as_millis())
     } else {
         format!("{:.1} s", d.as_secs_f64())
-    }
-}
-
-/// The reader thread: standard output line by line into the channel, until the end of output,
-/// a read error, or the receiver going away.
-fn read_lines(stdout: impl Read, sender: &SyncSender<Item>, partial: &AtomicUsize) {
-    let mut reader = BufReader::new(stdout);
-    let mut line = Vec::new();
-    let mut too_long: Option<usize> = None;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = sender.send(Item::Failed(e.to_string()));
-                return;
-            }
-        };
-        let (taken, complete) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let body = &chunk[..if complete { taken - 1 } else { taken }];
-        match too_long.as_mut() {
-            Some(len) => *len += body.len(),
-            None if line.len() + body.len() > HARD_LINE_LIMIT => {
-                too_long = Some(line.len() + body.len());
-                line = Vec::new();
-            }
-            None => line.extend_from_slice(body),
-        }
-        reader.consume(taken);
-        partial.store(
-            if complete {
-                0
-            } else {
-                too_long.unwrap_or(line.len())
-            },
-            Ordering::Relaxed,
-        );
-        if complete {
-            let item = match too_long.take() {
-                Some(len) => Item::TooLong(len),
-                None => Item::Line(std::mem::take(&mut line)),
-            };
-            if sender.send(item).is_err() {
-                return;
-            }
-        }
-    }
-    // The end of output: a last line without a newline still counts; then the channel closes.
-    let last = match too_long {
-        Some(len) => Some(Item::TooLong(len)),
-        None => (!line.is_empty()).then_some(Item::Line(line)),
-    };
-    if let Some(item) = last {
-        let _ = sender.send(item);
     }
 }
 

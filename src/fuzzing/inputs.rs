@@ -91,6 +91,19 @@ fn check_tournament_readers(path: &std::path::Path, text: &str, spec: &Spec) {
     }
 }
 
+/// The SGF reader's fast path against `sgf-parse` on arbitrary bytes (decoded as the reader
+/// decodes them): wherever [`crate::sgf::fast::main_lines`] reads a text, `sgf-parse` reads
+/// the same games with the same main lines (the `sgf_fast` fuzz target).
+pub fn check_sgf_fast(data: &[u8]) -> Result<(), String> {
+    let Ok((text, _)) = crate::sgf::text::decode(data) else {
+        return Ok(());
+    };
+    match crate::sgf::fast::disagreement(&text) {
+        Some(problem) => Err(problem),
+        None => Ok(()),
+    }
+}
+
 /// An SGF file on arbitrary bytes: reading never panics, and every game it accepts is played
 /// through the reference under the ruleset its `RU` names (else `aga`) without a panic, as
 /// `show`, `score` and `ruling` play it.

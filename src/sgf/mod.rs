@@ -3,8 +3,10 @@
 //!
 //! SGF is a file format like TOML, so this module sits beside `scenario` and above `game`:
 //! a record becomes a [`Setup`] and a list of [`Event`]s, and everything after that is the
-//! reference executor's. The grammar is parsed by the `sgf-parse` crate (FF\[4\], with its
-//! conversion of FF\[3\] long property names); [`text`] decodes the bytes by `CA` and maps
+//! reference executor's. The grammar is parsed as the `sgf-parse` crate parses it (FF\[4\],
+//! with its conversion of FF\[3\] long property names): [`fast`] reads the main lines of a
+//! well-formed FF\[4\] text in one pass, node for node as `sgf-parse` would, and hands every
+//! other text to `sgf-parse` itself; [`text`] decodes the bytes by `CA` and maps
 //! errors back to a line, a column and a property; [`values`] reads the game-information
 //! values the way real records spell them.
 //!
@@ -31,6 +33,7 @@
 //! A record that cannot be read is one located error: file, line, column and property.
 
 pub mod convert;
+pub mod fast;
 pub mod judge;
 pub mod text;
 pub mod values;
@@ -40,7 +43,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use sgf_parse::go::{Move as SgfMove, Point as SgfPoint, Prop};
-use sgf_parse::{SgfNode, SgfProp};
+use sgf_parse::SgfProp;
 
 use crate::board::{Color, Move, Point};
 use crate::game::{Event, Setup, SetupHistory};
@@ -197,19 +200,39 @@ pub fn read_each(
         source.error_at(offset, "", format!("{what} ({e})"))
     };
     let lines = text::Lines::new(&text);
-    // Each game tree parsed on its own where the collection splits plainly into trees;
+    // Each game tree read on its own where the collection splits plainly into trees;
     // otherwise the whole text at once, which is what gives a broken file its error.
     let ranges = game_ranges(&text).unwrap_or_else(|| std::iter::once(0..text.len()).collect());
     let mut game = 0;
     for range in ranges {
         let part = &text[range.clone()];
-        let trees = sgf_parse::parse(part).map_err(syntax_error)?;
+        // The main lines read in one pass where that reader is sure of its reading (every
+        // well-formed FF[4] record), else sgf-parse's reading of this part.
+        let fast = fast::main_lines(part);
+        let trees = match &fast {
+            Some(_) => Vec::new(),
+            None => sgf_parse::parse(part).map_err(syntax_error)?,
+        };
+        // Each game's main line, node by node (`None`: not a game of Go).
+        let games: Vec<Option<Vec<&[Prop]>>> = match &fast {
+            Some(lines) => lines
+                .iter()
+                .map(|line| Some(line.iter().map(Vec::as_slice).collect()))
+                .collect(),
+            None => trees
+                .iter()
+                .map(|tree| {
+                    let root = tree.as_go_node().ok()?;
+                    Some(root.main_variation().map(|n| &n.properties[..]).collect())
+                })
+                .collect(),
+        };
         let moves = text::move_offsets(part);
         // The index that locates an error, built only when one needs locating, and over this
         // part of the text only (one game, where the collection splits plainly).
         let index = std::cell::OnceCell::new();
         let empty = Vec::new();
-        for (part_game, tree) in trees.iter().enumerate() {
+        for (part_game, line) in games.into_iter().enumerate() {
             let offsets: Vec<usize> = moves
                 .get(part_game)
                 .unwrap_or(&empty)
@@ -226,9 +249,9 @@ pub fn read_each(
                 lines: &lines,
                 game,
             };
-            each(match tree.as_go_node() {
-                Ok(root) => reader.record(root, charset, options),
-                Err(_) => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
+            each(match line {
+                Some(line) => reader.record(&line, charset, options),
+                None => Err(reader.error(0, "GM", None, "not a game of Go (GM is not 1)")),
             });
             game += 1;
         }
@@ -333,13 +356,16 @@ impl Reader<'_> {
         Position { line, column }
     }
 
+    /// Reads a game from its main line: the root's properties, then each node's.
     fn record(
         &self,
-        root: &SgfNode<Prop>,
+        line: &[&[Prop]],
         charset: &'static str,
         options: &ReadOptions,
     ) -> Result<Record, Located> {
-        let (width, height) = match root.get_property("SZ") {
+        let root: &[Prop] = line.first().copied().unwrap_or_default();
+        let size = root.iter().find(|p| p.identifier() == "SZ");
+        let (width, height) = match size {
             None => (19, 19),
             Some(Prop::SZ((w, h))) => (*w, *h),
             Some(_) => return Err(self.error(0, "SZ", Some(0), "not a board size")),
@@ -399,12 +425,16 @@ impl Reader<'_> {
         let mut marked = false;
         let mut first_player: Option<Color> = None;
 
-        for (node_index, node) in root.main_variation().enumerate() {
+        for (node_index, node) in line.iter().enumerate() {
             let mut moves_here = 0;
             let mut change: Option<SetupPoints> = None;
             let mut change_to_move: Option<Color> = None;
-            for prop in node.properties() {
-                if prop.identifier().is_empty() {
+            for prop in node.iter() {
+                // Only a property sgf-parse does not know can have an empty identifier (the
+                // others' are fixed); asked without building every identifier's string.
+                let unnamed =
+                    matches!(prop, Prop::Unknown(i, _) | Prop::Invalid(i, _) if i.is_empty());
+                if unnamed {
                     return Err(self.error(
                         node_index,
                         "",

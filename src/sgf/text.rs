@@ -40,12 +40,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Cow<'_, str>, &'static str), (usize, Stri
 /// The value of the first `CA` property in the raw bytes, with its offset: the property is
 /// ASCII in every character set SGF files use, so it can be read before decoding.
 fn charset_label(bytes: &[u8]) -> Option<(usize, Vec<u8>)> {
-    let mut scan = Scanner::new(bytes);
+    let mut scan = Scanner::first_values(bytes);
     while let Some(item) = scan.next_item() {
-        if let Item::Property { ident, values } = item {
+        if let Item::Property { ident, first, .. } = item {
             if ident == b"CA" {
-                let value = values.first()?;
-                return Some((value.start, bytes[value.clone()].to_vec()));
+                return Some((first.start, bytes[first].to_vec()));
             }
         }
     }
@@ -135,7 +134,7 @@ impl Index {
                         break;
                     }
                 },
-                Item::Property { ident, values } => {
+                Item::Property { ident, values, .. } => {
                     let node = index.games.last_mut().and_then(|g| g.nodes.last_mut());
                     let Some(node) = node.filter(|_| depth > 0) else {
                         index.problem = Some((before, "a property outside any node"));
@@ -183,11 +182,10 @@ impl Index {
 /// [`Index`] is built only to locate an error).
 pub fn move_offsets(text: &str) -> Vec<Vec<usize>> {
     let mut games: Vec<Vec<usize>> = Vec::new();
-    let mut scan = Scanner::new(text.as_bytes());
+    let mut scan = Scanner::first_values(text.as_bytes());
     let mut depth = 0usize;
     let mut node_has_move = false;
     loop {
-        let before = scan.pos;
         let Some(item) = scan.next_item() else {
             return games;
         };
@@ -205,10 +203,10 @@ pub fn move_offsets(text: &str) -> Vec<Vec<usize>> {
                     node_has_move = false;
                 }
             }
-            Item::Property { ident, values } => {
+            Item::Property { ident, first, .. } => {
                 if !node_has_move && (ident == b"B" || ident == b"W") {
                     if let Some(node) = games.last_mut().and_then(|g| g.last_mut()) {
-                        let bracket = values.first().map_or(before, |v| v.start.saturating_sub(1));
+                        let bracket = first.start.saturating_sub(1);
                         *node = ident_start(text.as_bytes(), bracket);
                         node_has_move = true;
                     }
@@ -228,7 +226,7 @@ pub const MAX_LINE_NODES: usize = 10_000;
 /// `limit` nodes, if one does: variations start from the node count of the line they branch
 /// from.
 pub fn node_past_depth(text: &str, limit: usize) -> Option<usize> {
-    let mut scan = Scanner::new(text.as_bytes());
+    let mut scan = Scanner::first_values(text.as_bytes());
     // The node count of the line at each open parenthesis, and of the current line.
     let mut branches: Vec<usize> = Vec::new();
     let mut depth = 0usize;
@@ -296,6 +294,9 @@ enum Item<'a> {
     Node(usize),
     Property {
         ident: &'a [u8],
+        /// The first value (a property has at least one).
+        first: Range<usize>,
+        /// Every value, when the scanner lists them all; else empty.
         values: Vec<Range<usize>>,
     },
 }
@@ -305,6 +306,9 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     problem: Option<(usize, &'static str)>,
+    /// Whether a property's values are all listed, or only its first (what the passes that
+    /// find moves and depths need: a vector a property cost them more than the scan).
+    all_values: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -313,6 +317,15 @@ impl<'a> Scanner<'a> {
             bytes,
             pos: 0,
             problem: None,
+            all_values: true,
+        }
+    }
+
+    /// A scanner whose properties list their first value only.
+    fn first_values(bytes: &'a [u8]) -> Scanner<'a> {
+        Scanner {
+            all_values: false,
+            ..Scanner::new(bytes)
         }
     }
 
@@ -341,6 +354,7 @@ impl<'a> Scanner<'a> {
                 }
                 let ident = &bytes[at..self.pos];
                 let mut values = Vec::new();
+                let mut first = None;
                 loop {
                     while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
                         self.pos += 1;
@@ -352,25 +366,38 @@ impl<'a> Scanner<'a> {
                     self.pos += 1;
                     let start = self.pos;
                     loop {
-                        match bytes.get(self.pos) {
-                            None => {
-                                self.problem =
-                                    Some((open, "a property value is not closed with `]`"));
-                                return None;
-                            }
-                            Some(b'\\') => self.pos += 2,
-                            Some(b']') => break,
-                            Some(_) => self.pos += 1,
+                        // The next `]` or `\`; a backslash skips the byte after it.
+                        let found = bytes
+                            .get(self.pos..)
+                            .and_then(|rest| memchr::memchr2(b']', b'\\', rest));
+                        let Some(i) = found else {
+                            self.problem = Some((open, "a property value is not closed with `]`"));
+                            return None;
+                        };
+                        self.pos += i;
+                        if bytes[self.pos] == b']' {
+                            break;
                         }
+                        self.pos += 2;
                     }
-                    values.push(start..self.pos.min(bytes.len()));
+                    let value = start..self.pos.min(bytes.len());
+                    if first.is_none() {
+                        first = Some(value.clone());
+                    }
+                    if self.all_values {
+                        values.push(value);
+                    }
                     self.pos += 1;
                 }
-                if values.is_empty() {
+                let Some(first) = first else {
                     self.problem = Some((at, "a property identifier has no value"));
                     return None;
-                }
-                Some(Item::Property { ident, values })
+                };
+                Some(Item::Property {
+                    ident,
+                    first,
+                    values,
+                })
             }
             _ => {
                 self.problem = Some((at, "unexpected character"));
