@@ -34,7 +34,7 @@ fn to_dev_full(args: &[&str]) -> Option<Output> {
     let full = match std::fs::OpenOptions::new().write(true).open("/dev/full") {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("skipped: /dev/full cannot be opened here ({e})");
+            common::skip(&format!("/dev/full cannot be opened here ({e})"));
             return None;
         }
     };
@@ -661,7 +661,7 @@ fn as_unprivileged(args: &[&str]) -> Option<Output> {
     match command.arg("--root").arg(root()).args(args).output() {
         Ok(out) => Some(out),
         Err(e) => {
-            eprintln!("skipped: cannot run as an unprivileged user here ({e})");
+            common::skip(&format!("cannot run as an unprivileged user here ({e})"));
             None
         }
     }
@@ -686,7 +686,9 @@ fn judge_names_an_unreadable_subfolder_and_goes_on() {
     let Some(out) = out else { return };
     let said = text(&out);
     if said.contains("Operation not permitted") && !said.contains("locked") {
-        eprintln!("skipped: this system does not let the test change user ({said})");
+        common::skip(&format!(
+            "this system does not let the test change user ({said})"
+        ));
         return;
     }
     // The other record was judged, and the locked folder is named by its own name.
