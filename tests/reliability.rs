@@ -190,7 +190,10 @@ fn writing_expectations_from_a_narrowed_run_keeps_the_other_entries() {
         args.extend_from_slice(filter);
         let out = goconform(&args);
         let said = text(&out);
-        assert!(!said.contains("panicked"), "{said}");
+        // goconform itself never panics; the goban crate may (its non-square boards), and
+        // that is reported as the implementation's panic, one of its triaged failures.
+        assert!(!said.contains("panicked at src/"), "{said}");
+        assert!(!said.contains("thread 'main' panicked"), "{said}");
         assert_eq!(listed(&file), before, "{filter:?}:\n{said}");
         // And read with the file as the expectations too: the run passes. (Not with paths:
         // an expectations file must name only scenarios the run loads.)
