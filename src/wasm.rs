@@ -28,8 +28,9 @@ use crate::conformance::{
     Tally, Tier, Unsupported, INTERPRETATION_VERSION,
 };
 use crate::engines::protocol::{
-    encode_rules, validate_reply, Reply, Request, RunRequest, WireObservation, WireSetup, WireStep,
+    encode_rules, Reply, Request, WireObservation, WireSetup, WireStep,
 };
+use crate::engines::replay::{Answerer, Replay};
 use crate::game::{Event, Setup, Verdict};
 use crate::rules::Rules;
 use crate::scenario::expectations::Expectations;
@@ -398,33 +399,19 @@ thread_local! {
 
 /// A JavaScript object answering the protocol's requests (`answer(request) -> reply`, both
 /// plain objects as a JSON-lines shim reads and writes them), behind [`Referee`]. Like the
-/// harness's JSON-lines engine it keeps no game on the engine's side: every event is asked as
-/// the run of the trial's events so far, and every answer must agree with the ones before it.
+/// harness's JSON-lines engine it keeps no game on the engine's side: its trials are replayed
+/// by the same [`Replay`], so every answer must agree with the ones before it.
 struct JsEngine {
+    object: JsObject,
+    replay: Replay,
+}
+
+/// The JavaScript object and what it said when it shook hands: how a request reaches it.
+struct JsObject {
     object: JsValue,
     answer: Option<js_sys::Function>,
     strict: bool,
     hello: Result<(EngineInfo, Capabilities), EngineError>,
-    trials: u64,
-    trial: Option<JsTrial>,
-}
-
-struct JsTrial {
-    number: u64,
-    rules: Rules,
-    setup: Setup,
-    events: Vec<Event>,
-    initial: Observation,
-    steps: Vec<(Verdict, Observation)>,
-    pending: Option<EngineError>,
-}
-
-enum JsAnswer {
-    Played {
-        initial: Observation,
-        steps: Vec<(Verdict, Observation)>,
-    },
-    Skipped(String),
 }
 
 impl JsEngine {
@@ -432,18 +419,21 @@ impl JsEngine {
         let answer = js_sys::Reflect::get(&object, &JsValue::from_str("answer"))
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        let mut engine = JsEngine {
+        let mut object = JsObject {
             object,
             answer,
             strict,
             hello: Err(EngineError::crash("no handshake")),
-            trials: 0,
-            trial: None,
         };
-        engine.hello = engine.handshake();
-        engine
+        object.hello = object.handshake();
+        JsEngine {
+            object,
+            replay: Replay::default(),
+        }
     }
+}
 
+impl JsObject {
     fn handshake(&mut self) -> Result<(EngineInfo, Capabilities), EngineError> {
         match self.exchange(&Request::Hello {
             protocol: crate::engines::protocol::PROTOCOL_VERSION,
@@ -459,10 +449,17 @@ impl JsEngine {
             ))),
         }
     }
+}
+
+impl Answerer for JsObject {
+    /// An object whose handshake failed fails every trial the same way.
+    fn ready(&mut self) -> Result<(), EngineError> {
+        self.hello.as_ref().map(|_| ()).map_err(Clone::clone)
+    }
 
     /// One request through `answer`: the request as a plain object, the reply read back from
     /// its JSON text (checked against the protocol's schema unless lenient).
-    fn exchange(&self, request: &Request) -> Result<Reply, EngineError> {
+    fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError> {
         let Some(answer) = &self.answer else {
             return Err(EngineError::crash(
                 "the engine object has no `answer(request)` method",
@@ -476,82 +473,18 @@ impl JsEngine {
         let line: String = js_sys::JSON::stringify(&reply)
             .map_err(|e| EngineError::protocol(format!("the reply is not JSON: {}", describe(&e))))?
             .into();
-        if self.strict {
-            if let Err(problems) = validate_reply(&line) {
-                return Err(EngineError::protocol(format!(
-                    "the reply breaks the protocol's schema: {}; the reply: {}",
-                    problems.join("; "),
-                    excerpt(&line)
-                )));
-            }
-        }
-        serde_json::from_str::<Reply>(&line).map_err(|e| {
-            EngineError::protocol(format!(
-                "the reply is not a protocol message ({e}): {}",
-                excerpt(&line)
-            ))
-        })
+        Reply::from_line(&line, self.strict).map_err(EngineError::protocol)
+    }
+
+    /// Nothing to clean up: the object is simply asked again.
+    fn protocol_error(&mut self, message: String) -> EngineError {
+        EngineError::protocol(format!("the engine broke the protocol: {message}"))
     }
 
     fn observes(&self) -> BTreeSet<Observable> {
         match &self.hello {
             Ok((_, caps)) => caps.observes.clone(),
             Err(_) => everything(),
-        }
-    }
-
-    fn play(&self, trial: &JsTrial, events: &[Event]) -> Result<JsAnswer, EngineError> {
-        if let Err(e) = &self.hello {
-            return Err(e.clone());
-        }
-        let id = format!("t{}.{}", trial.number, events.len());
-        let request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &self.observes());
-        let (width, height) = (trial.setup.width, trial.setup.height);
-        match self.exchange(&Request::Run(request))? {
-            Reply::Result(result) => {
-                if result.id != id {
-                    return Err(EngineError::protocol(format!(
-                        "the answer to run `{id}` is for `{}`",
-                        result.id
-                    )));
-                }
-                if result.steps.len() != events.len() {
-                    return Err(EngineError::protocol(format!(
-                        "run `{id}` had {} events, and the answer has {} steps",
-                        events.len(),
-                        result.steps.len()
-                    )));
-                }
-                let initial = result
-                    .initial
-                    .decode(width, height)
-                    .map_err(|e| EngineError::protocol(format!("initial: {e}")))?;
-                let steps = result
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .map(|(k, step)| {
-                        step.decode(width, height).map_err(|e| {
-                            EngineError::protocol(format!("steps[{k}] (`{}`): {e}", events[k]))
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(JsAnswer::Played { initial, steps })
-            }
-            Reply::Skipped(skipped) if skipped.id == id => Ok(JsAnswer::Skipped(skipped.reason)),
-            Reply::Error(e) if e.id.as_deref().is_none_or(|i| i == id) => {
-                let context = e
-                    .context
-                    .map_or(String::new(), |c| format!(" (context: {c})"));
-                Err(EngineError::crash(format!(
-                    "the engine reported an error: {}{context}",
-                    e.message
-                )))
-            }
-            other => Err(EngineError::protocol(format!(
-                "the engine answered run `{id}` with `{}` for another id or kind",
-                other.kind()
-            ))),
         }
     }
 }
@@ -563,22 +496,9 @@ fn describe(value: &JsValue) -> String {
     value.as_string().unwrap_or_else(|| format!("{value:?}"))
 }
 
-fn excerpt(line: &str) -> String {
-    const KEEP: usize = 200;
-    if line.len() <= KEEP {
-        format!("`{line}`")
-    } else {
-        let cut = (0..=KEEP)
-            .rev()
-            .find(|&i| line.is_char_boundary(i))
-            .unwrap_or(0);
-        format!("`{}...` ({} bytes)", &line[..cut], line.len())
-    }
-}
-
 impl Referee for JsEngine {
     fn info(&self) -> EngineInfo {
-        match &self.hello {
+        match &self.object.hello {
             Ok((info, _)) => info.clone(),
             Err(_) => EngineInfo {
                 name: "javascript engine".to_string(),
@@ -588,80 +508,30 @@ impl Referee for JsEngine {
     }
 
     fn capabilities(&self) -> Capabilities {
-        match &self.hello {
+        match &self.object.hello {
             Ok((_, caps)) => caps.clone(),
             Err(_) => Capabilities::everything(),
         }
     }
 
     fn start(&mut self, rules: &Rules, setup: &Setup) -> Result<(), Unsupported> {
-        self.trials += 1;
-        let mut trial = JsTrial {
-            number: self.trials,
-            rules: *rules,
-            setup: setup.clone(),
-            events: Vec::new(),
-            initial: Observation::default(),
-            steps: Vec::new(),
-            pending: None,
-        };
-        self.trial = None;
-        match self.play(&trial, &[]) {
-            Ok(JsAnswer::Played { initial, .. }) => trial.initial = initial,
-            Ok(JsAnswer::Skipped(why)) => return Err(Unsupported(why)),
-            Err(e) => trial.pending = Some(e),
-        }
-        self.trial = Some(trial);
-        Ok(())
+        self.replay.start(&mut self.object, rules, setup)
+    }
+
+    fn announce(&mut self, events: &[Event]) {
+        self.replay.announce(&mut self.object, events);
     }
 
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
-        let Some(mut trial) = self.trial.take() else {
-            return Err(EngineError::protocol("apply before start"));
-        };
-        if let Some(e) = trial.pending.take() {
-            return Err(EngineError {
-                kind: e.kind,
-                message: format!("the trial did not start: {}", e.message),
-            });
-        }
-        let mut events = trial.events.clone();
-        events.push(event.clone());
-        let result = match self.play(&trial, &events) {
-            Ok(JsAnswer::Played { initial, mut steps }) => {
-                let k = trial.steps.len();
-                if initial != trial.initial || steps[..k] != trial.steps[..] {
-                    Err(EngineError::protocol(
-                        "the engine answered differently for the same events: an engine must answer a run from the run alone",
-                    ))
-                } else {
-                    let (verdict, observation) = steps.swap_remove(k);
-                    trial.steps.push((verdict.clone(), observation));
-                    trial.events = events;
-                    Ok(verdict)
-                }
-            }
-            Ok(JsAnswer::Skipped(why)) => Err(EngineError::protocol(format!(
-                "the engine skipped the trial at event {} ({why}) after it had played its start: a trial may be skipped only for its rules and set-up",
-                events.len()
-            ))),
-            Err(e) => Err(e),
-        };
-        self.trial = Some(trial);
-        result
+        self.replay.apply(&mut self.object, event)
     }
 
     fn observe(&self) -> Observation {
-        self.trial.as_ref().map_or_else(Observation::default, |t| {
-            t.steps
-                .last()
-                .map_or_else(|| t.initial.clone(), |(_, o)| o.clone())
-        })
+        self.replay.observe()
     }
 
     fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
-        let seen = self.observe();
-        (seen.result, seen.score)
+        self.replay.count()
     }
 }
 

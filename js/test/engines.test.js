@@ -123,3 +123,35 @@ for (const name of SHIMS) {
     assert.deepStrictEqual(footer(result.report), footer(native));
   });
 }
+
+// check() replays each trial through the library's own replaying harness, as the stdio path
+// does: an engine that answers the same events differently the second time is a protocol
+// error naming the event and what changed, not a pass or a flaky failure.
+test("check() in process reports an engine that answers a replayed run differently", (t) => {
+  const name = "sabaki-go-board";
+  if (!shimInstalled(name)) {
+    return skipUnlessCI(t, `tests/engines/${name} has no node_modules (npm ci there)`);
+  }
+  const honest = require(path.join(ENGINES, name, "shim.js"));
+  // Honest for the first event of a run; from the second event on, it claims the first
+  // move was on an occupied point (a reply the schema allows).
+  const fickle = {
+    answer(request) {
+      const reply = honest.answer(request);
+      if (request.type === "run" && reply.type === "result" && reply.steps.length >= 2) {
+        const { captured, self_captured, ...rest } = reply.steps[0];
+        reply.steps[0] = { ...rest, verdict: "illegal", reason: "occupied" };
+      }
+      return reply;
+    },
+  };
+  const result = goconform.check(fickle, { id: "basic-ko", rules: "aga" });
+  const trials = result.report.filter((l) => l.type === "trial");
+  assert.ok(trials.length > 0);
+  for (const trial of trials) {
+    assert.strictEqual(trial.outcome, "error", JSON.stringify(trial));
+    const text = JSON.stringify(trial);
+    assert.match(text, /answered differently for the same events at event 1/);
+    assert.match(text, /verdict `legal[^`]*`, now `illegal: occupied`/);
+  }
+});

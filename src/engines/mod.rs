@@ -14,6 +14,7 @@ pub mod lines;
 pub mod process;
 pub mod profile;
 pub mod protocol;
+pub(crate) mod replay;
 pub mod serve;
 
 pub use gtp::{gnugo_profiles, profile_by_name, GtpEngine, GtpProfile};

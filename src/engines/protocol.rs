@@ -716,6 +716,40 @@ impl Reply {
             Reply::Error(_) => "error",
         }
     }
+
+    /// Reads an engine's reply line: in `strict` mode the schema's every problem first, then
+    /// the message itself. The error says what is wrong and shows the start of the line.
+    pub fn from_line(line: &str, strict: bool) -> Result<Reply, String> {
+        if strict {
+            if let Err(problems) = validate_reply(line) {
+                return Err(format!(
+                    "the reply breaks the protocol's schema: {}; the reply: {}",
+                    problems.join("; "),
+                    excerpt(line)
+                ));
+            }
+        }
+        serde_json::from_str::<Reply>(line).map_err(|e| {
+            format!(
+                "the reply is not a protocol message ({e}): {}",
+                excerpt(line)
+            )
+        })
+    }
+}
+
+/// The start of a long line, for messages.
+fn excerpt(line: &str) -> String {
+    const KEEP: usize = 200;
+    if line.len() <= KEEP {
+        format!("`{line}`")
+    } else {
+        let cut = (0..=KEEP)
+            .rev()
+            .find(|&i| line.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("`{}...` ({} bytes)", &line[..cut], line.len())
+    }
 }
 
 fn to_line<T: Serialize>(message: &T) -> String {

@@ -1,0 +1,301 @@
+//! A trial replayed through an engine that keeps no game: the harness side of the JSON-lines
+//! protocol's `run` request, shared by every way such an engine is reached (a child process,
+//! [`super::jsonl`]; a JavaScript object in the same process, `crate::wasm`).
+//!
+//! The protocol plays a whole trial per request, and [`Referee`](crate::conformance::Referee)
+//! asks for one event at a time. [`Replay::start`] sends the set-up with no event (which gives
+//! the initial observation, or the engine's refusal). When the caller announces the game
+//! ([`Replay::announce`]: the fuzzing differential does), one more request carries every
+//! event, and the `apply` calls are answered from its steps: two requests a trial. Otherwise,
+//! or from the first `apply` of an event that was not announced, the engine is asked again for
+//! each prefix: every `apply` sends the set-up with every event so far and takes the last step
+//! (`n + 1` requests and `n (n + 1) / 2` replayed events for `n` events). Either way the engine
+//! never keeps a game between requests (so the two sides cannot drift), and in the prefix mode
+//! every answer is checked against the ones before it: an engine that answers the same events
+//! differently is a protocol error naming the event and the fields that changed, not a flaky
+//! test. A fault in the announced request is not reported there: the prefix mode takes over
+//! and meets it at the event where it happens. A fault while starting a trial can only be
+//! reported by the trait at the first event, so it is kept and returned there, worded as a
+//! failure to start.
+//!
+//! How one request reaches the engine, and what a fault does to it (a process is killed and
+//! restarted; a JavaScript object is simply asked again), is the [`Answerer`]'s business.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use super::protocol::{Reply, Request, RunRequest, Skipped};
+use crate::conformance::{EngineError, Observable, Observation, Unsupported};
+use crate::game::{Event, Setup, Verdict};
+use crate::rules::Rules;
+
+/// One way of putting a protocol request to an engine and reading its reply.
+pub(crate) trait Answerer {
+    /// Makes the engine ready for a request: an engine that failed before is restarted, or its
+    /// failure is returned.
+    fn ready(&mut self) -> Result<(), EngineError>;
+    /// Puts one request and reads the reply. A fault is returned worded for the report, with
+    /// whatever clean-up it calls for already done.
+    fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError>;
+    /// A reply that breaks the protocol: worded with what the answerer knows of the engine
+    /// (its command line, the tail of its standard error), cleaning up as after any fault.
+    fn protocol_error(&mut self, message: String) -> EngineError;
+    /// The observations to ask for: what the engine claims.
+    fn observes(&self) -> BTreeSet<Observable>;
+}
+
+/// The trials replayed through one engine: the [`Referee`](crate::conformance::Referee)
+/// methods of an engine that keeps no game, given the [`Answerer`] to ask.
+#[derive(Default)]
+pub(crate) struct Replay {
+    /// Trials started, for request ids.
+    trials: u64,
+    trial: Option<Trial>,
+}
+
+/// The trial in progress: what was asked, and what the engine answered so far.
+struct Trial {
+    number: u64,
+    rules: Rules,
+    setup: Setup,
+    events: Vec<Event>,
+    initial: Observation,
+    steps: Vec<(Verdict, Observation)>,
+    /// A fault while starting, reported at the first event.
+    pending: Option<EngineError>,
+    /// The engine's answers to the announced events not yet applied, in order.
+    prefetched: VecDeque<(Event, Verdict, Observation)>,
+}
+
+/// What the engine made of one request.
+enum Answer {
+    Played {
+        initial: Observation,
+        steps: Vec<(Verdict, Observation)>,
+    },
+    Skipped(String),
+}
+
+impl Replay {
+    /// Starts a trial: the set-up with no event. A refusal is the trial's [`Unsupported`]; any
+    /// other fault is kept for the first event.
+    pub(crate) fn start(
+        &mut self,
+        engine: &mut impl Answerer,
+        rules: &Rules,
+        setup: &Setup,
+    ) -> Result<(), Unsupported> {
+        self.trials += 1;
+        let mut trial = Trial {
+            number: self.trials,
+            rules: *rules,
+            setup: setup.clone(),
+            events: Vec::new(),
+            initial: Observation::default(),
+            steps: Vec::new(),
+            pending: None,
+            prefetched: VecDeque::new(),
+        };
+        self.trial = None;
+        match play(engine, &trial, &[]) {
+            Ok(Answer::Played { initial, .. }) => trial.initial = initial,
+            Ok(Answer::Skipped(why)) => return Err(Unsupported(why)),
+            Err(e) => trial.pending = Some(e),
+        }
+        self.trial = Some(trial);
+        Ok(())
+    }
+
+    /// Asks for the whole announced game in one request. Its steps answer the `apply` calls
+    /// that follow, as long as they bring the announced events; any fault here is left for
+    /// those calls to meet again one request at a time, so that it is reported at the event
+    /// where it happens, exactly as without the announcement.
+    pub(crate) fn announce(&mut self, engine: &mut impl Answerer, events: &[Event]) {
+        let Some(mut trial) = self.trial.take() else {
+            return;
+        };
+        let fresh = trial.pending.is_none() && trial.events.is_empty();
+        if fresh && !events.is_empty() {
+            if let Ok(Answer::Played { initial, steps }) = play(engine, &trial, events) {
+                if initial == trial.initial {
+                    trial.prefetched = events
+                        .iter()
+                        .cloned()
+                        .zip(steps)
+                        .map(|(e, (v, o))| (e, v, o))
+                        .collect();
+                }
+            }
+        }
+        self.trial = Some(trial);
+    }
+
+    /// The verdict on the next event: from the announced answer when the event is the one
+    /// announced, otherwise by asking for the whole prefix and checking it against the
+    /// answers before.
+    pub(crate) fn apply(
+        &mut self,
+        engine: &mut impl Answerer,
+        event: &Event,
+    ) -> Result<Verdict, EngineError> {
+        let Some(mut trial) = self.trial.take() else {
+            return Err(EngineError::protocol("apply before start"));
+        };
+        if let Some(e) = trial.pending.take() {
+            return Err(EngineError {
+                kind: e.kind,
+                message: format!("the trial did not start: {}", e.message),
+            });
+        }
+        if trial.prefetched.front().is_some_and(|(e, _, _)| e == event) {
+            if let Some((event, verdict, observation)) = trial.prefetched.pop_front() {
+                trial.events.push(event);
+                trial.steps.push((verdict.clone(), observation));
+                self.trial = Some(trial);
+                return Ok(verdict);
+            }
+        }
+        // Another event than announced: the rest of the answer is for another game.
+        trial.prefetched.clear();
+        let mut events = trial.events.clone();
+        events.push(event.clone());
+        let result = match play(engine, &trial, &events) {
+            Ok(Answer::Played { initial, mut steps }) => {
+                let k = trial.steps.len();
+                if initial != trial.initial || steps[..k] != trial.steps[..] {
+                    let (at, fields) = if initial != trial.initial {
+                        ("the start".to_string(), observation_changes(&trial.initial, &initial))
+                    } else {
+                        let i = (0..k).find(|&i| steps[i] != trial.steps[i]).unwrap_or(0);
+                        let (was, now) = (&trial.steps[i], &steps[i]);
+                        let mut fields = Vec::new();
+                        if was.0 != now.0 {
+                            fields.push(format!("verdict `{}`, now `{}`", was.0, now.0));
+                        }
+                        fields.extend(observation_changes(&was.1, &now.1));
+                        (format!("event {} (`{}`)", i + 1, events[i]), fields)
+                    };
+                    Err(engine.protocol_error(format!(
+                        "the engine answered differently for the same events at {at} ({}): an engine must answer a run from the run alone",
+                        fields.join("; ")
+                    )))
+                } else {
+                    let (verdict, observation) = steps.swap_remove(k);
+                    trial.steps.push((verdict.clone(), observation));
+                    trial.events = events;
+                    Ok(verdict)
+                }
+            }
+            Ok(Answer::Skipped(why)) => Err(engine.protocol_error(format!(
+                "the engine skipped the trial at event {} ({why}) after it had played its start: a trial may be skipped only for its rules and set-up",
+                events.len()
+            ))),
+            Err(e) => Err(e),
+        };
+        self.trial = Some(trial);
+        result
+    }
+
+    /// What the engine said of the last moment of the trial.
+    pub(crate) fn observe(&self) -> Observation {
+        self.trial.as_ref().map_or_else(Observation::default, |t| {
+            t.steps
+                .last()
+                .map_or_else(|| t.initial.clone(), |(_, o)| o.clone())
+        })
+    }
+
+    /// The result and score the engine last observed.
+    pub(crate) fn count(&self) -> (Option<String>, Option<[i32; 2]>) {
+        let seen = self.observe();
+        (seen.result, seen.score)
+    }
+}
+
+/// Plays the trial's set-up and `events` through the engine: one `run` request, its reply
+/// checked for the id, the number of steps and every word.
+fn play(
+    engine: &mut impl Answerer,
+    trial: &Trial,
+    events: &[Event],
+) -> Result<Answer, EngineError> {
+    engine.ready()?;
+    let id = format!("t{}.{}", trial.number, events.len());
+    let request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &engine.observes());
+    let (width, height) = (trial.setup.width, trial.setup.height);
+    match engine.exchange(&Request::Run(request))? {
+        Reply::Result(result) => {
+            if result.id != id {
+                return Err(engine
+                    .protocol_error(format!("the answer to run `{id}` is for `{}`", result.id)));
+            }
+            if result.steps.len() != events.len() {
+                return Err(engine.protocol_error(format!(
+                    "run `{id}` had {} events, and the answer has {} steps",
+                    events.len(),
+                    result.steps.len()
+                )));
+            }
+            let initial = result
+                .initial
+                .decode(width, height)
+                .map_err(|e| format!("initial: {e}"));
+            let steps = result
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(k, step)| {
+                    step.decode(width, height)
+                        .map_err(|e| format!("steps[{k}] (`{}`): {e}", events[k]))
+                })
+                .collect::<Result<Vec<_>, _>>();
+            match (initial, steps) {
+                (Ok(initial), Ok(steps)) => Ok(Answer::Played { initial, steps }),
+                (Err(e), _) | (_, Err(e)) => Err(engine.protocol_error(e)),
+            }
+        }
+        Reply::Skipped(skipped) if skipped.id == id => Ok(Answer::Skipped(skipped.reason)),
+        Reply::Error(e) if e.id.as_deref().is_none_or(|i| i == id) => {
+            let context = e
+                .context
+                .map_or(String::new(), |c| format!(" (context: {c})"));
+            Err(EngineError::crash(format!(
+                "the engine reported an error: {}{context}",
+                e.message
+            )))
+        }
+        Reply::Skipped(Skipped { id: other, .. }) => {
+            Err(engine.protocol_error(format!("the answer to run `{id}` is for `{other}`")))
+        }
+        other => Err(engine.protocol_error(format!(
+            "the engine answered run `{id}` with `{}`",
+            other.kind()
+        ))),
+    }
+}
+
+/// The fields of two observations of the same moment that differ, each with both answers.
+fn observation_changes(was: &Observation, now: &Observation) -> Vec<String> {
+    fn field<T: PartialEq + std::fmt::Debug>(
+        out: &mut Vec<String>,
+        name: &str,
+        was: &Option<T>,
+        now: &Option<T>,
+    ) {
+        if was != now {
+            let show = |v: &Option<T>| {
+                v.as_ref()
+                    .map_or("nothing".to_string(), |v| format!("{v:?}"))
+            };
+            out.push(format!("{name} {}, now {}", show(was), show(now)));
+        }
+    }
+    let mut out = Vec::new();
+    field(&mut out, "board", &was.stones, &now.stones);
+    field(&mut out, "to_move", &was.to_move, &now.to_move);
+    field(&mut out, "prisoners", &was.prisoners, &now.prisoners);
+    field(&mut out, "phase", &was.phase, &now.phase);
+    field(&mut out, "result", &was.result, &now.result);
+    field(&mut out, "score", &was.score, &now.score);
+    field(&mut out, "warnings", &was.warnings, &now.warnings);
+    out
+}
