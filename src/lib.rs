@@ -24,8 +24,9 @@
 //! An engine author depends on the library alone, `default-features = false`, and adds what
 //! they use:
 //!
-//! - `cli` (default): the faces, [`cli`], [`book`] and [`referee`], and the `goconform`
-//!   binary, with their dependencies (clap, maud, and `progress`).
+//! - `cli` (default): the faces, [`cli`] and [`book`], and the `goconform` binary, with
+//!   their dependencies (clap, maud, and `progress`). The match referee ([`referee`]) is
+//!   always built: tournament scenarios of the `refereed-game` kind run through it.
 //! - `libtest` (default): [`conformance::libtest`], one `cargo test` test per trial (through
 //!   libtest-mimic, which brings clap).
 //! - `progress`: a progress bar while [`conformance::Harness`] runs (indicatif).
@@ -80,7 +81,6 @@ pub mod fuzzing;
 pub mod game;
 pub mod gtp;
 pub mod perft;
-#[cfg(feature = "cli")]
 pub mod referee;
 pub(crate) mod rng;
 pub mod rules;

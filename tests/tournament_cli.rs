@@ -538,3 +538,46 @@ results = ["A-"]
     let out = run(&["standings", &one_sided], 2);
     assert!(out.contains("should be `A-!` but is `A-`"), "{out}");
 }
+
+#[test]
+fn a_refereed_game_runs_through_the_match_referee_and_its_mistakes_are_located() {
+    // The scenario's London Open case, with the program's retry after its suicide removed: the
+    // script runs out where the procedure asks Black to move again, which the referee treats
+    // as an engine that stops answering (White wins by forfeit), not as a count.
+    let good = std::fs::read_to_string(
+        common::root().join("conformance/tournament/program-makes-an-illegal-move.toml"),
+    )
+    .unwrap();
+    let wrong = good.replace(
+        "black = [\"C3\", \"D4\", \"A1\", \"E5\", \"pass\"]",
+        "black = [\"C3\", \"D4\", \"A1\"]",
+    );
+    assert_ne!(wrong, good);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tournament_cli_refereed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("program-makes-an-illegal-move.toml");
+    std::fs::write(&path, &wrong).unwrap();
+    let out = run(&["check", path.to_str().unwrap()], 1);
+    assert!(
+        out.contains("key `result`: expected W+7.5, actual W+F"),
+        "{out}"
+    );
+    assert!(
+        out.contains("key `ending`: expected counted, actual black's engine failed (script): the script has no more moves"),
+        "{out}"
+    );
+    // A vertex off the board and an unknown policy, each located.
+    let broken = good
+        .replace("black = [\"C3\", \"C3\"]\nwhite = [\"D3\"]\nresult = \"W+F\"\nending = \"black made an illegal move (occupied)\"\nmoves = 2\n\n[[case]]\nname = \"a suicide", "black = [\"C3\", \"F9\"]\nwhite = [\"D3\"]\nresult = \"W+F\"\nending = \"black made an illegal move (occupied)\"\nmoves = 2\n\n[[case]]\nname = \"a suicide")
+        .replacen("illegal_move = \"lose\"", "illegal_move = \"forfeit\"", 1);
+    std::fs::write(&path, &broken).unwrap();
+    let out = run(&["check", path.to_str().unwrap()], 2);
+    assert!(
+        out.contains("key `case[0].illegal_move`: `forfeit` is not one of: procedure, lose"),
+        "{out}"
+    );
+    assert!(
+        out.contains("key `case[0].black[1]`: `F9` is off the 5x5 board"),
+        "{out}"
+    );
+}

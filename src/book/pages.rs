@@ -457,6 +457,7 @@ pub fn tournament(spec: &Spec, t: &TournamentScenario) -> String {
             section.case {
                 h3 { code { (case.name) } }
                 @if let Some(note) = &case.note { p { (note) } }
+                @if let Some(inputs) = case.input.summary() { p { (inputs) } }
                 table {
                     tr { th { "value" } th { "expected" } th { "the reference" } }
                     @for e in &case.expect {

@@ -148,6 +148,9 @@ pub(super) fn show(t: &TournamentScenario) -> ExitCode {
         if let Some(note) = &case.note {
             outln!("  note: {note}");
         }
+        if let Some(inputs) = case.input.summary() {
+            outln!("  {inputs}");
+        }
         if let crate::scenario::tournament::Input::Clock(file) = &case.input {
             print_replay(file);
         }

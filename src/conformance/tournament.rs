@@ -2,7 +2,8 @@
 //!
 //! The [`Referee`](super::Referee) trait covers the game on the board; ranks, handicaps, komi,
 //! colours, clocks and tiebreaks are not part of it, so tournament scenarios run only through
-//! the reference ([`crate::tournament`]) and are not applicable to any other implementation.
+//! the reference ([`crate::tournament`], and for games between scripted programs the match
+//! referee, [`crate::referee`]) and are not applicable to any other implementation.
 //! Every case renders what the reference computed under the same keys and in the same canonical
 //! text as the scenario's expectations, and every difference is a mismatch. A clock event the
 //! machine refuses is a mismatch unless the case expected that refusal.
@@ -205,6 +206,40 @@ pub fn values(input: &Input) -> BTreeMap<String, String> {
                 .is_ok()
                 .to_string(),
         ),
+        Input::RefereedGame {
+            rules,
+            size,
+            illegal_moves,
+            scripts,
+            dead,
+            ..
+        } => {
+            use crate::referee::scripted::Scripted;
+            let options = crate::referee::GameOptions {
+                rules: *rules,
+                size: *size,
+                handicap: Vec::new(),
+                time_control: None,
+                illegal_moves: *illegal_moves,
+                move_timeout: std::time::Duration::from_secs(1),
+            };
+            let seats: [Box<dyn crate::referee::player::Seat>; 2] = [
+                Box::new(Scripted::new(
+                    Color::Black,
+                    scripts[0].clone(),
+                    dead[0].clone(),
+                )),
+                Box::new(Scripted::new(
+                    Color::White,
+                    scripts[1].clone(),
+                    dead[1].clone(),
+                )),
+            ];
+            let game = crate::referee::game::play_seats(seats, ["black", "white"], &options);
+            put("result", game.result.clone());
+            put("ending", crate::referee::ending_words(&game));
+            put("moves", game.moves.to_string());
+        }
         Input::Clock(_) => {}
     }
     v

@@ -27,7 +27,9 @@
 //!   (`B+F`/`W+F`), and the fault is reported. A game that passes the move limit (four times
 //!   the number of points) is void.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use crate::board::{Color, Move, Point};
 use crate::game::counting::Count;
@@ -36,7 +38,7 @@ use crate::rules::{Ending, IllegalMoveProcedure, Rules};
 use crate::tournament::clock::{self, Clocks, Decision};
 use crate::tournament::time_control::TimeControl;
 
-use super::player::{Fault, Generated, Player};
+use super::player::{Fault, Generated, Player, Seat};
 
 /// How many illegal moves in a row an engine may make under a procedure that lets it move
 /// again before it loses.
@@ -110,7 +112,7 @@ pub struct PlayedGame {
 }
 
 struct Table {
-    players: [Player; 2],
+    players: [Box<dyn Seat>; 2],
     game: Refereed,
     events: Vec<Event>,
     notes: Vec<(usize, String)>,
@@ -120,8 +122,8 @@ struct Table {
 }
 
 impl Table {
-    fn player(&mut self, color: Color) -> &mut Player {
-        &mut self.players[color.index()]
+    fn player(&mut self, color: Color) -> &mut dyn Seat {
+        self.players[color.index()].as_mut()
     }
 
     fn apply(&mut self, event: Event) -> Verdict {
@@ -152,10 +154,39 @@ impl Table {
 
 /// Plays one game between `black` and `white` (engine command lines).
 pub fn play(black: &str, white: &str, options: &GameOptions) -> PlayedGame {
+    let mut seats: Vec<Box<dyn Seat>> = Vec::with_capacity(2);
+    for (color, command) in [(Color::Black, black), (Color::White, white)] {
+        match Player::start(color, command, options.move_timeout) {
+            Ok(p) => seats.push(Box::new(p)),
+            Err(fault) => {
+                let winner = fault.color.opponent();
+                let result = format!("{}+F", winner.letter());
+                return unstarted(options, [black, white], GameEnd::Fault(fault), result);
+            }
+        }
+    }
+    match <[Box<dyn Seat>; 2]>::try_from(seats) {
+        Ok(seats) => play_seats(seats, [black, white], options),
+        Err(_) => unstarted(options, [black, white], GameEnd::MoveLimit, "Void".into()),
+    }
+}
+
+/// The set-up a game starts from: the empty board with the handicap.
+fn setup_of(options: &GameOptions) -> Setup {
     let mut setup = Setup::empty(options.size, options.size);
     setup.handicap = options.handicap.clone();
-    let unstarted = |ending: GameEnd, result: String| PlayedGame {
-        setup: setup.clone(),
+    setup
+}
+
+/// A game that ended before its first move.
+fn unstarted(
+    options: &GameOptions,
+    names: [&str; 2],
+    ending: GameEnd,
+    result: String,
+) -> PlayedGame {
+    PlayedGame {
+        setup: setup_of(options),
         events: Vec::new(),
         notes: Vec::new(),
         result,
@@ -163,19 +194,27 @@ pub fn play(black: &str, white: &str, options: &GameOptions) -> PlayedGame {
         dead: Vec::new(),
         count: None,
         moves: 0,
-        names: [black.to_string(), white.to_string()],
-    };
+        names: names.map(str::to_string),
+    }
+}
+
+/// Plays one game between two seats, Black's first (`names` for a game that ends before the
+/// seats say who they are).
+pub fn play_seats(
+    mut players: [Box<dyn Seat>; 2],
+    names: [&str; 2],
+    options: &GameOptions,
+) -> PlayedGame {
+    let setup = setup_of(options);
     let game = match Refereed::new(options.rules, &setup) {
         Ok(game) => game,
         Err(e) => {
-            return unstarted(
-                GameEnd::Fault(Fault {
-                    color: Color::Black,
-                    kind: "set-up",
-                    message: format!("the set-up is refused: {e}"),
-                }),
-                "Void".to_string(),
-            )
+            let fault = Fault {
+                color: Color::Black,
+                kind: "set-up",
+                message: format!("the set-up is refused: {e}"),
+            };
+            return unstarted(options, names, GameEnd::Fault(fault), "Void".into());
         }
     };
     let komi = if setup.handicap.len() >= 2 {
@@ -183,26 +222,19 @@ pub fn play(black: &str, white: &str, options: &GameOptions) -> PlayedGame {
     } else {
         options.rules.komi
     };
-    let mut players = Vec::with_capacity(2);
-    for (color, command) in [(Color::Black, black), (Color::White, white)] {
-        let started = Player::start(color, command, options.move_timeout).and_then(|mut p| {
-            p.new_game(options.size, komi.as_f64(), &setup.handicap)?;
-            if let Some(control) = &options.time_control {
-                p.time_settings(control)?;
-            }
-            Ok(p)
-        });
-        match started {
-            Ok(p) => players.push(p),
-            Err(fault) => {
-                let winner = fault.color.opponent();
-                return unstarted(GameEnd::Fault(fault), format!("{}+F", winner.letter()));
-            }
+    for p in &mut players {
+        let started = p
+            .new_game(options.size, komi.as_f64(), &setup.handicap)
+            .and_then(|()| match &options.time_control {
+                Some(control) => p.time_settings(control),
+                None => Ok(()),
+            });
+        if let Err(fault) = started {
+            let winner = fault.color.opponent();
+            let result = format!("{}+F", winner.letter());
+            return unstarted(options, names, GameEnd::Fault(fault), result);
         }
     }
-    let Ok(mut players) = <[Player; 2]>::try_from(players) else {
-        return unstarted(GameEnd::MoveLimit, "Void".to_string());
-    };
     let names = [players[0].identity(), players[1].identity()];
     let first = game.game().to_move();
     let mut table = Table {

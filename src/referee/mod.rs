@@ -9,6 +9,7 @@
 
 pub mod game;
 pub mod player;
+pub mod scripted;
 
 pub use game::{GameEnd, GameOptions, IllegalMoves, PlayedGame};
 

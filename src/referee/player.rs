@@ -39,6 +39,71 @@ pub enum Generated {
     Resign,
 }
 
+/// One side of the board as the referee sees it: asked for moves, told the opponent's, asked
+/// which stones are dead. A GTP engine in another process ([`Player`]) in a match; a scripted
+/// program ([`super::scripted::Scripted`]) in a tournament scenario, so that the referee's
+/// procedure runs the same either way.
+pub trait Seat {
+    /// The colour it plays.
+    fn color(&self) -> Color;
+    /// Its name and version, as it gives them.
+    fn identity(&mut self) -> String;
+    /// A new game: board size, komi, the handicap stones.
+    fn new_game(&mut self, size: u8, komi: f64, handicap: &[Point]) -> Result<(), Fault>;
+    /// The time control of the game.
+    fn time_settings(&mut self, control: &TimeControl) -> Result<(), Fault>;
+    /// The time it has left, as the clock says.
+    fn time_left(&mut self, phase: Phase, control: &TimeControl) -> Result<(), Fault>;
+    /// Its move, within `timeout`.
+    fn genmove(&mut self, timeout: Duration) -> Result<Generated, Fault>;
+    /// A move of either colour, to keep its board.
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), Fault>;
+    /// Play resumes after a dispute, `first` to move.
+    fn resume(&mut self, first: Color) -> Result<(), Fault>;
+    /// Takes back its last move (one the rules refused).
+    fn undo(&mut self) -> Result<(), Fault>;
+    /// The stones it calls dead.
+    fn dead_stones(&mut self) -> Result<Vec<Point>, Fault>;
+    /// The game is over: ends the session.
+    fn quit(self: Box<Self>);
+}
+
+impl Seat for Player {
+    fn color(&self) -> Color {
+        self.color
+    }
+    fn identity(&mut self) -> String {
+        Player::identity(self)
+    }
+    fn new_game(&mut self, size: u8, komi: f64, handicap: &[Point]) -> Result<(), Fault> {
+        Player::new_game(self, size, komi, handicap)
+    }
+    fn time_settings(&mut self, control: &TimeControl) -> Result<(), Fault> {
+        Player::time_settings(self, control)
+    }
+    fn time_left(&mut self, phase: Phase, control: &TimeControl) -> Result<(), Fault> {
+        Player::time_left(self, phase, control)
+    }
+    fn genmove(&mut self, timeout: Duration) -> Result<Generated, Fault> {
+        Player::genmove(self, timeout)
+    }
+    fn play(&mut self, color: Color, mv: Move) -> Result<(), Fault> {
+        Player::play(self, color, mv)
+    }
+    fn resume(&mut self, first: Color) -> Result<(), Fault> {
+        Player::resume(self, first)
+    }
+    fn undo(&mut self) -> Result<(), Fault> {
+        Player::undo(self)
+    }
+    fn dead_stones(&mut self) -> Result<Vec<Point>, Fault> {
+        Player::dead_stones(self)
+    }
+    fn quit(self: Box<Self>) {
+        Player::quit(*self);
+    }
+}
+
 /// A GTP engine playing one colour.
 pub struct Player {
     /// The colour it plays.

@@ -4,7 +4,7 @@
 //! A tournament scenario is a `[scenario]` header (id, title, kind, clauses, description,
 //! checked, added) and `[[case]]` tables, each with its inputs and what must come out. The
 //! `kind` says what every case of the file is about (`rank`, `handicap`, `komi`, `nigiri`,
-//! `time-control`, `clock`, `standings`), so each case has a closed set of keys and a typo is an
+//! `time-control`, `clock`, `round-start`, `standings`, `refereed-game`), so each case has a closed set of keys and a typo is an
 //! error. Expectations are kept as (key, expected text) pairs in a canonical form (ranks as
 //! `3k`, durations as `1:30`, half points as `2.5`), and the conformance layer compares them with
 //! the same rendering of what the reference computed.
@@ -28,6 +28,7 @@ use crate::tournament::time_control::TimeControl;
 mod cases;
 mod clock;
 mod crosstable;
+mod refereed;
 mod values;
 
 use cases::*;
@@ -35,11 +36,12 @@ use clock::*;
 pub use clock::{event_error, parse_event, read_clock_file, ClockFile, TimedEvent};
 use crosstable::*;
 pub use crosstable::{read_crosstable, CrosstableFile};
+use refereed::*;
 pub use values::parse_money;
 use values::*;
 
 /// The kinds of tournament scenario, one per file.
-pub const KINDS: [&str; 8] = [
+pub const KINDS: [&str; 9] = [
     "rank",
     "handicap",
     "komi",
@@ -48,6 +50,7 @@ pub const KINDS: [&str; 8] = [
     "clock",
     "round-start",
     "standings",
+    "refereed-game",
 ];
 
 /// The name of the built-in komi rule of the 1988 Tournament Rules (VI.A.3).
@@ -143,9 +146,74 @@ pub enum Input {
         /// When the round is to start.
         start: u64,
     },
+    /// A game between two scripted programs run through the match referee (VII.C.2 and the
+    /// rulesets' procedures for an illegal move).
+    RefereedGame {
+        /// The ruleset's name, for readers.
+        ruleset: String,
+        /// The rules the referee judges by.
+        rules: crate::rules::Rules,
+        /// The side of the square board.
+        size: u8,
+        /// What an illegal move costs.
+        illegal_moves: crate::referee::IllegalMoves,
+        /// Each program's moves in the order it gives them, Black's first.
+        scripts: [Vec<crate::referee::player::Generated>; 2],
+        /// The stones each program calls dead whenever it is asked, Black's first.
+        dead: [Vec<crate::board::Point>; 2],
+    },
     /// Final standings of a crosstable under a tiebreak order, with prizes (VI.F and
     /// "Resolving Ties").
     Standings(CrosstableFile),
+}
+
+impl Input {
+    /// The inputs in words, for the kinds whose inputs a reader cannot guess from the case's
+    /// name (a refereed game's scripts); `None` for the others.
+    pub fn summary(&self) -> Option<String> {
+        let Input::RefereedGame {
+            ruleset,
+            size,
+            illegal_moves,
+            scripts,
+            dead,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let moves = |script: &[crate::referee::player::Generated]| -> String {
+            script
+                .iter()
+                .map(|g| match g {
+                    crate::referee::player::Generated::Move(m) => m.to_string(),
+                    crate::referee::player::Generated::Resign => "resign".to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let points = |ps: &[crate::board::Point]| -> String {
+            if ps.is_empty() {
+                "none".to_string()
+            } else {
+                ps.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        };
+        let policy = match illegal_moves {
+            crate::referee::IllegalMoves::Lose => "an illegal move loses",
+            crate::referee::IllegalMoves::Procedure => "illegal moves by the ruleset's procedure",
+        };
+        Some(format!(
+            "Under {ruleset}, {size}x{size}, {policy}. Black's program plays {}; White's {}. Dead stones: Black's program calls {}, White's {}.",
+            moves(&scripts[0]),
+            moves(&scripts[1]),
+            points(&dead[0]),
+            points(&dead[1])
+        ))
+    }
 }
 
 /// One expected value, in canonical text.
@@ -267,6 +335,9 @@ impl TournamentScenario {
             "round-start" => {
                 read::<RoundStartCase>(&source, document, &mut errors, round_start_case)
             }
+            "refereed-game" => read::<RefereedGameCase>(&source, document, &mut errors, |c, r| {
+                refereed_game_case(c, r, spec)
+            }),
             _ => read::<StandingsCase>(&source, document, &mut errors, standings_case),
         };
         let Some((header, cases)) = parsed else {
@@ -420,7 +491,8 @@ named!(
     TimeControlCase,
     ClockCase,
     RoundStartCase,
-    StandingsCase
+    StandingsCase,
+    RefereedGameCase
 );
 
 /// `errors`, or if there are none (a reader that failed without saying why), one saying so:
