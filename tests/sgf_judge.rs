@@ -393,6 +393,14 @@ fn score_counts_a_record_with_refused_moves_on_the_board_judge_counts() {
     );
     // The repair moves one pass stone to Black.
     assert_ne!(counts[0], counts[1], "{counts:?}");
+    // --repair is for records only.
+    let out = goconform(&["score", "conformance/ko/basic-ko.toml", "--repair"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("--repair is for SGF records"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
