@@ -331,6 +331,12 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         "README.md's corpus figures are stale; they are now:\n{figures}"
     );
     assert!(counted > 500, "{counted} counted results");
+    // The size of the corpus as the section's example gives it.
+    let thousands = format!("{},{:03}", files.len() / 1000, files.len() % 1000);
+    assert!(
+        readme.contains(&format!("--fallback-rules aga    # {thousands} real games")),
+        "README.md's example no longer gives {thousands} real games"
+    );
     // The two reports README.md shows are what judge prints for those records now.
     let corpus_root = dir.parent().unwrap();
     for args in [

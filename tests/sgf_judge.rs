@@ -460,3 +460,23 @@ fn list_options_take_commas_or_repeats_alike() {
     assert!(said.contains("== under london-open"), "{said}");
     assert!(!said.contains("== under aga "), "{said}");
 }
+
+/// The limits README.md's game-records section gives in words are the code's.
+#[test]
+fn the_readme_states_the_judges_limits_as_the_code_has_them() {
+    use goconform::sgf::judge::{LISTED_CHOICES, MAX_SEARCHED_GROUPS};
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let word = |n: usize| {
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve",
+        ][n]
+    };
+    for said in [
+        format!("more than {} such groups", word(MAX_SEARCHED_GROUPS)),
+        format!("counted up to {} groups", word(MAX_SEARCHED_GROUPS)),
+        format!("the first {} of them", word(LISTED_CHOICES)),
+    ] {
+        assert!(readme.contains(&said), "README.md no longer says `{said}`");
+    }
+}
