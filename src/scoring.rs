@@ -199,40 +199,11 @@ pub fn score_under(
             }
             notes.push(note);
         }
-        if let Some(phase) = fin.phase {
-            if phase != Phase::Ended {
-                notes.push(format!(
-                    "the game has not ended (phase: {phase}); the position is counted as it stands"
-                ));
-            }
-        }
-        if let Some(loser) = fin.resigned {
-            notes.push(format!(
-                "{} resigned: the result is {}+R; the count is of the position as it stands",
-                capitalised(loser.name()),
-                loser.opponent().letter()
-            ));
-        }
-        if let Some(outcome) = fin.cycled {
-            notes.push(format!(
-                "a repetition ended the game (ko={}): the result is {}; the count is of the position as it stands",
-                rules.ko,
-                outcome.result()
-            ));
-        }
-        let mut removed = Vec::new();
-        if rules.ending == Ending::TwoPasses {
-            let mut note = "ending=two-passes: the game ends at two passes and dead stones must be captured in play, so nothing is removed as dead; the position is scored as it stands".to_string();
-            if !dead.is_empty() {
-                note.push_str(" (--dead is ignored)");
-            }
-            notes.push(note);
+        let removed = if dead_notes(&fin, &rules, dead, &mut notes) {
+            fin.board.strings_through(dead)
         } else {
-            for &p in dead.iter().filter(|&&p| fin.board.get(p).is_none()) {
-                notes.push(format!("--dead {p}: no stone there; ignored"));
-            }
-            removed = fin.board.strings_through(dead);
-        }
+            Vec::new()
+        };
         let count = counting::count(&fin.board, &rules, fin.prisoners, &removed, fin.handicap);
         Outcome {
             fin,
@@ -247,6 +218,122 @@ pub fn score_under(
         origin,
         outcome,
     }
+}
+
+/// Scores an SGF record under `rules` (the record's komi applied), labelled `label`: the board
+/// and the count [`crate::sgf::judge::count_record`] gives, the one `judge` gives too (a move
+/// out of turn played as written, or with `repair` the record's artifacts repaired; the
+/// players' agreement where play stopped with two passes), with `dead` (`--dead`) in place of
+/// the record's territory marks where given.
+pub fn score_record(
+    record: &crate::sgf::Record,
+    label: String,
+    rules: Rules,
+    origin: String,
+    dead: &[Point],
+    repair: bool,
+) -> Scored {
+    let given = (!dead.is_empty()).then_some(dead);
+    let outcome = crate::sgf::judge::count_record(record, rules, repair, given).map(|counted| {
+        let end = counted.end();
+        let board = counted.replay.game.board().clone();
+        let fin = Final {
+            prisoners: end.prisoner_breakdown(),
+            handicap: end.handicap(),
+            phase: Some(end.phase()),
+            resigned: end.resigned(),
+            cycled: end.cycled(),
+            refused: Vec::new(),
+            board,
+        };
+        let mut notes: Vec<String> = counted
+            .replay
+            .violations
+            .iter()
+            .map(|&(n, color, mv, reason, artifact, went_on)| {
+                let class = artifact.map_or(String::new(), |a| {
+                    format!(" (record artifact: {})", a.word())
+                });
+                format!(
+                    "move {n} ({} {mv}) refused: {reason}{class}; {went_on}",
+                    color.letter()
+                )
+            })
+            .collect();
+        if let Some(n) = counted.replay.stopped_at {
+            notes.push(format!("the replay stopped at move {n}: the moves from there are not played"));
+        }
+        notes.extend(counted.board_note(repair));
+        let named = given.map(<[Point]>::to_vec).or_else(|| counted.marked.clone());
+        if let Some(named) = named.filter(|d| !d.is_empty() && counted.dead.is_empty()) {
+            let names: Vec<String> = named.iter().map(|p| p.to_string()).collect();
+            notes.push(format!(
+                "the dead stones named ({}) stay on the board and count as alive: the game ended on its own terms or the rules remove none",
+                names.join(" ")
+            ));
+        }
+        if repair {
+            notes.push("counted with --repair: a missing pass inserted, a play on one's own stone read as a pass".to_string());
+        }
+        dead_notes(&fin, &rules, dead, &mut notes);
+        let removed = fin.board.strings_through(&counted.dead);
+        Outcome {
+            fin,
+            count: counted.count,
+            removed,
+            notes,
+        }
+    });
+    Scored {
+        label,
+        rules,
+        origin,
+        outcome,
+    }
+}
+
+/// What ended the game, or that it has not ended, for the notes.
+fn state_notes(fin: &Final, rules: &Rules, notes: &mut Vec<String>) {
+    if let Some(phase) = fin.phase {
+        if phase != Phase::Ended {
+            notes.push(format!(
+                "the game has not ended (phase: {phase}); the position is counted as it stands"
+            ));
+        }
+    }
+    if let Some(loser) = fin.resigned {
+        notes.push(format!(
+            "{} resigned: the result is {}+R; the count is of the position as it stands",
+            capitalised(loser.name()),
+            loser.opponent().letter()
+        ));
+    }
+    if let Some(outcome) = fin.cycled {
+        notes.push(format!(
+            "a repetition ended the game (ko={}): the result is {}; the count is of the position as it stands",
+            rules.ko,
+            outcome.result()
+        ));
+    }
+}
+
+/// The notes on the final state ([`state_notes`]) and on the `--dead` stones: none removed
+/// under `ending=two-passes`, and a vertex with no stone ignored. Whether stones may be
+/// removed as dead.
+fn dead_notes(fin: &Final, rules: &Rules, dead: &[Point], notes: &mut Vec<String>) -> bool {
+    state_notes(fin, rules, notes);
+    if rules.ending == Ending::TwoPasses {
+        let mut note = "ending=two-passes: the game ends at two passes and dead stones must be captured in play, so nothing is removed as dead; the position is scored as it stands".to_string();
+        if !dead.is_empty() {
+            note.push_str(" (--dead is ignored)");
+        }
+        notes.push(note);
+        return false;
+    }
+    for &p in dead.iter().filter(|&&p| fin.board.get(p).is_none()) {
+        notes.push(format!("--dead {p}: no stone there; ignored"));
+    }
+    true
 }
 
 /// A ruleset that scored the position, with its outcome.

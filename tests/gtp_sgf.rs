@@ -73,21 +73,71 @@ fn loadsgf_plays_the_record_up_to_a_move_or_a_vertex() {
 }
 
 #[test]
-fn loadsgf_refuses_what_it_cannot_play_and_keeps_the_game() {
+fn loadsgf_refuses_what_it_cannot_read_and_keeps_the_game() {
     let got = goconform(&format!(
-        "play b d4\nloadsgf {}\nloadsgf {}\nloadsgf {}\nlist_stones black\n",
-        fixture("suicide.sgf"),
+        "play b d4\nloadsgf {}\nloadsgf {}\nlist_stones black\n",
         fixture("unclosed.sgf"),
         fixture("rectangular.sgf"),
     ));
-    assert_eq!(
-        got[1],
-        "? move 7 of the record (B A2) is illegal under these rules: suicide"
+    assert!(got[1].starts_with("? cannot load file: "), "{got:?}");
+    assert!(got[1].contains("unclosed.sgf:2:9"), "{got:?}");
+    assert!(got[2].contains("GTP boards are square"), "{got:?}");
+    assert_eq!(got[3], "= D4", "the game before the refusals is kept");
+}
+
+/// A record with moves the rules refuse (a suicide, a play on one's own stone) loads: each
+/// refused move is left off the board, as `judge` replays it, and said in the answer after
+/// the colour to move; `printsgf` then writes every move of the record, the refused ones as
+/// played with their verdict in the comment, and every root property as the record gave it;
+/// loading what it wrote gives the same answer and the same stones.
+#[test]
+fn loadsgf_keeps_refused_moves_and_printsgf_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("printed.sgf");
+    let record = fixture("refused-moves.sgf");
+    let got = goconform(&format!(
+        "loadsgf {record}\nlist_stones black\nlist_stones white\nprintsgf {}\n",
+        written.display()
+    ));
+    let said = "move 7 of the record (B A2) is illegal under these rules: suicide; left off the board, kept for printsgf\n\
+                move 9 of the record (B E5) is illegal under these rules: occupied; left off the board, kept for printsgf";
+    assert_eq!(got[0], format!("= white\n{said}"));
+    assert_eq!(got[1], "= E5 E4 A1 E1");
+    assert_eq!(got[2], "= A3 C3 B2 D2 B1");
+    assert_eq!(got[3], "= ");
+    let printed = std::fs::read_to_string(&written).unwrap();
+    let original = std::fs::read_to_string(fixture("refused-moves.sgf")).unwrap();
+    let moves = |text: &str| -> Vec<String> {
+        text.split(';')
+            .filter_map(|node| {
+                let node = node.trim_start();
+                (node.starts_with("B[") || node.starts_with("W[")).then(|| node[..5].to_string())
+            })
+            .collect()
+    };
+    assert_eq!(moves(&printed), moves(&original), "{printed}");
+    assert_eq!(moves(&printed).len(), 11);
+    for property in [
+        "RU[AGA]",
+        "KM[7.5]",
+        "PB[Black player]",
+        "PW[White player]",
+        "DT[2026-11-26]",
+        "EV[Refused moves]",
+        "RE[W+R]",
+    ] {
+        assert!(printed.contains(property), "{property} lost: {printed}");
+    }
+    assert!(
+        printed.contains("B A2 breaks a rule under aga\\: suicide; left off the board")
+            && printed.contains("B E5 breaks a rule under aga\\: occupied; left off the board"),
+        "{printed}"
     );
-    assert!(got[2].starts_with("? cannot load file: "), "{got:?}");
-    assert!(got[2].contains("unclosed.sgf:2:9"), "{got:?}");
-    assert!(got[3].contains("GTP boards are square"), "{got:?}");
-    assert_eq!(got[4], "= D4", "the game before the refusals is kept");
+    let back = goconform(&format!(
+        "loadsgf {}\nlist_stones black\nlist_stones white\n",
+        written.display()
+    ));
+    assert_eq!(back[..3], got[..3]);
 }
 
 #[test]

@@ -312,7 +312,7 @@ fn loadsgf_takes_the_rules_the_record_names() {
         ],
     );
     let script = format!(
-        "loadsgf {}\nprintsgf\nloadsgf {}\nprintsgf\n",
+        "loadsgf {}\nprintsgf\nloadsgf {}\nprintsgf\nplay b e5\nprintsgf\n",
         paths[0].display(),
         paths[1].display()
     );
@@ -335,8 +335,9 @@ fn loadsgf_takes_the_rules_the_record_names() {
         .map(str::to_string)
         .collect();
     assert_eq!(answers[0], "= black", "{answers:?}");
+    // The game is the record's, under the rules and komi it gave: its RU and KM as written.
     assert!(
-        answers[1].contains("RU[japanese-1989]") && answers[1].contains("KM[6.5]"),
+        answers[1].contains("RU[Japanese]") && answers[1].contains("KM[6.5]"),
         "{answers:?}"
     );
     assert!(
@@ -344,7 +345,12 @@ fn loadsgf_takes_the_rules_the_record_names() {
         "{answers:?}"
     );
     // The refused record changed nothing: still the Japanese game.
-    assert!(answers[3].contains("RU[japanese-1989]"), "{answers:?}");
+    assert_eq!(answers[3], answers[1]);
+    // Once play goes on, the session's own ruleset is written: ours for RU[Japanese].
+    assert!(
+        answers[5].contains("RU[japanese-1989]") && answers[5].matches("RU[").count() == 1,
+        "{answers:?}"
+    );
 }
 
 #[test]
@@ -432,7 +438,7 @@ fn a_record_written_back_is_the_game_with_every_move_and_root_property() {
         "PC[Somewhere]",
         "RE[W+R]",
         "GN[Final]",
-        "RU[aga]",
+        "RU[AGA]",
         "KM[7.5]",
     ] {
         assert!(answers.contains(property), "{property} lost:\n{answers}");

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use goconform::game::Reason;
 use goconform::sgf::judge::{judge, judge_with, Artifact, JudgeOptions, ResultCheck};
 use goconform::sgf::{self, RecordedResult};
 use goconform::spec::Spec;
@@ -62,12 +63,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         return;
     };
     let spec = Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| sgf::is_sgf(p))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir);
     assert!(files.len() > 5000, "{} records", files.len());
 
     let mut refused: Vec<String> = Vec::new();
@@ -78,11 +74,14 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     let mut broken_records = 0;
     let mut same_when_swapped: Vec<String> = Vec::new();
     let mut swapped_pairs = 0;
-    let mut to_score: Vec<(PathBuf, String, String)> = Vec::new();
-    // Counted records with a move the rules refuse: their count depends on how that move is
-    // read (judge plays a move out of turn as written, score leaves it off the board), so
-    // they are not compared.
+    // Every counted record judge counts, to be scored by `score` on the same board: the
+    // ruleset, whether with --repair, and the count judge gives.
+    let mut to_score: Vec<(PathBuf, String, bool, String)> = Vec::new();
+    // Counted records with a move the rules refuse: scored both without and with --repair.
     let mut with_refused_move = 0;
+    // Of those, how many ended on the board with two passes (a count judge could judge).
+    let mut artifact_ended = 0;
+    let mut not_counted: Vec<String> = Vec::new();
     let mut counted = 0;
     let mut in_doubt = 0;
     let mut plausible_gives = 0;
@@ -163,10 +162,11 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                         plausible_gives += 1;
                     }
                 }
-                if !j.violations.is_empty() {
-                    with_refused_move += 1;
-                } else if let Some(count) = &j.count {
-                    to_score.push((path.clone(), ruleset.to_string(), count.result()));
+                match &j.count {
+                    Some(count) => {
+                        to_score.push((path.clone(), ruleset.to_string(), false, count.result()))
+                    }
+                    None => not_counted.push(path.display().to_string()),
                 }
                 let repaired = judge_with(
                     &record,
@@ -181,6 +181,32 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                 *repaired_checks
                     .entry(verdict_key(&repaired.check))
                     .or_default() += 1;
+                if !j.violations.is_empty() {
+                    // What README.md says of them: each a move out of turn, played as written,
+                    // and with --repair a pass inserted before it.
+                    let name = path.display();
+                    assert!(
+                        j.violations
+                            .iter()
+                            .all(|v| v.reason == Reason::OutOfTurn
+                                && v.went_on == "played as written"),
+                        "{name}: {:?}",
+                        j.violations
+                    );
+                    assert!(
+                        repaired
+                            .violations
+                            .iter()
+                            .all(|v| v.went_on.starts_with("repaired: a pass")),
+                        "{name}: {:?}",
+                        repaired.violations
+                    );
+                    with_refused_move += 1;
+                    artifact_ended += usize::from(repaired.ended_by_passes);
+                    if let Some(count) = &repaired.count {
+                        to_score.push((path.clone(), ruleset.to_string(), true, count.result()));
+                    }
+                }
                 // The same record with the other winner never gets the same verdict, unless
                 // neither can be checked.
                 if let Some(RecordedResult::Score(color, half)) = &record.result {
@@ -219,9 +245,10 @@ fn every_record_of_the_corpus_is_read_and_judged() {
     assert!(same_when_swapped.is_empty(), "{same_when_swapped:?}");
     assert!(swapped_pairs > 500, "{swapped_pairs} swapped pairs");
 
-    // One count: `score` gives every record judge counted the result judge counted.
+    // One count: `score` gives every counted record the result judge counted, on the same
+    // board (a move out of turn played as written; with --repair, the artifacts repaired).
     let mut score_differs = Vec::new();
-    for (path, ruleset, judged) in &to_score {
+    for (path, ruleset, repair, judged) in &to_score {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_goconform"))
             .args([
                 "--root",
@@ -230,6 +257,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
                 "--rules",
                 ruleset,
             ])
+            .args(repair.then_some("--repair"))
             .arg(path)
             .output()
             .unwrap();
@@ -241,17 +269,25 @@ fn every_record_of_the_corpus_is_read_and_judged() {
             .to_string();
         if &scored != judged {
             score_differs.push(format!(
-                "{}: judge {judged}, score {scored}",
-                path.display()
+                "{}{}: judge {judged}, score {scored}",
+                path.display(),
+                if *repair { " (--repair)" } else { "" }
             ));
         }
     }
+    let plain_scored = to_score.iter().filter(|t| !t.2).count();
+    let repaired_scored = to_score.len() - plain_scored;
     println!(
-        "score and judge over {} counted records: {score_differs:?}",
-        to_score.len()
+        "score and judge over {plain_scored} counted records and {repaired_scored} with --repair: \
+         differ {score_differs:?}, not counted by judge {not_counted:?}"
     );
     assert!(score_differs.is_empty(), "{score_differs:?}");
-    assert!(!to_score.is_empty());
+    // None is left out: judge counts every counted record, and score is asked for each.
+    assert!(not_counted.is_empty(), "{not_counted:?}");
+    assert_eq!(plain_scored, counted);
+    assert_eq!(repaired_scored, with_refused_move);
+    // What README.md says of them: none ended on the board (else it would show that record).
+    assert_eq!(artifact_ended, 0);
 
     // The figures README.md gives, regenerated here so they cannot go stale.
     let list = |map: &BTreeMap<String, usize>| {
@@ -272,10 +308,12 @@ fn every_record_of_the_corpus_is_read_and_judged() {
          - the same {swapped} records with the winner swapped: no verdict other than not \
          checkable is given to both a record and its swapped copy.\n\
          - `score` and `judge` give the same count for all {scored} records with a counted \
-         result, no move refused and a position to count (the position as it stands where play \
-         did not end on the board); the {with_refused_move} with a move refused are not \
-         compared (judge plays a move out of turn as written, `score` leaves it off the \
-         board).\n",
+         result (the position as it stands where play did not end on the board), 0 left out: \
+         both count the board `sgf::judge::count_record` gives, and for the {with_refused_move} \
+         with a move refused (each a move out of turn, played as written) also with \
+         `--repair` (a pass inserted before it). {artifact_ended} of those {with_refused_move} \
+         ended on the board with two passes, so no record of the corpus has an artifact and a \
+         judged count in one report: the two reports above show one each.\n",
         files = files.len(),
         read = games - refused.len(),
         refused = refused.len(),
@@ -284,7 +322,7 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         plain = list(&checks),
         repaired = list(&repaired_checks),
         swapped = swapped_pairs,
-        scored = to_score.len(),
+        scored = plain_scored,
     );
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
@@ -293,6 +331,12 @@ fn every_record_of_the_corpus_is_read_and_judged() {
         "README.md's corpus figures are stale; they are now:\n{figures}"
     );
     assert!(counted > 500, "{counted} counted results");
+    // The size of the corpus as the section's example gives it.
+    let thousands = format!("{},{:03}", files.len() / 1000, files.len() % 1000);
+    assert!(
+        readme.contains(&format!("--fallback-rules aga    # {thousands} real games")),
+        "README.md's example no longer gives {thousands} real games"
+    );
     // The two reports README.md shows are what judge prints for those records now.
     let corpus_root = dir.parent().unwrap();
     for args in [
@@ -343,7 +387,8 @@ fn verdict_key(check: &ResultCheck) -> String {
 }
 
 /// Compares each record of the folder `original` with the file of the same name in `written`,
-/// both read by sgfmill: every root property but `CA` (the text is written in UTF-8) with the
+/// both read by sgfmill: every root property but `CA` (the text is written in UTF-8; a third
+/// argument, comma-separated, names every property the writer owns in its place) with the
 /// same value (sgfmill's typed reading where it has one, else the raw values), and the main
 /// line node for node: the same number of nodes, the same move (passes included) and the same
 /// set-up stones in each. Prints one line per loss, `file: what`.
@@ -351,6 +396,8 @@ const SGFMILL_COMPARE: &str = r#"
 import os, sys
 from sgfmill import sgf
 original, written = sys.argv[1], sys.argv[2]
+# Root properties that describe the file written rather than the game, not compared.
+own = set(sys.argv[3].split(',')) if len(sys.argv) > 3 else {'CA'}
 checked = 0
 for name in sorted(os.listdir(written)):
     try:
@@ -366,7 +413,7 @@ for name in sorted(os.listdir(written)):
     checked += 1
     ra, rb = a.get_root(), b.get_root()
     for ident in ra.properties():
-        if ident == 'CA':
+        if ident in own:
             continue
         if not rb.has_property(ident):
             print(f"{name}: root property {ident} lost")
@@ -397,28 +444,79 @@ for name in sorted(os.listdir(written)):
 print(f"checked {checked}")
 "#;
 
+/// The corpus's SGF files, sorted.
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| sgf::is_sgf(p))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Whether python3 with sgfmill, the independent reader, is installed (saying so if not).
+fn has_sgfmill() -> bool {
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import sgfmill"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        println!("skipped: python3 with sgfmill, the independent reader, is not installed");
+    }
+    found
+}
+
+/// [`SGFMILL_COMPARE`] over the corpus and the folder `written`, `own` naming the root
+/// properties the writer owns: how many records were checked, the root values that were not
+/// UTF-8 in the original (written with U+FFFD), and the losses, one line each.
+fn sgfmill_compare(
+    original: &Path,
+    written: &Path,
+    own: &str,
+) -> (usize, Vec<String>, Vec<String>) {
+    let out = std::process::Command::new("python3")
+        .args(["-c", SGFMILL_COMPARE])
+        .arg(original)
+        .arg(written)
+        .arg(own)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let checked = report
+        .lines()
+        .find_map(|l| l.strip_prefix("checked "))
+        .and_then(|n| n.parse().ok())
+        .expect("sgfmill says how many it checked");
+    let (replaced, losses): (Vec<String>, Vec<String>) = report
+        .lines()
+        .filter(|l| !l.starts_with("checked "))
+        .map(str::to_string)
+        .partition(|l| l.contains("not UTF-8 in the original"));
+    println!("sgfmill checked {checked}");
+    for line in replaced.iter().chain(losses.iter().take(40)) {
+        println!("  {line}");
+    }
+    (checked, replaced, losses)
+}
+
 #[test]
 fn every_record_of_the_corpus_written_back_reads_the_same_in_sgfmill() {
     let Some(dir) = corpus() else {
         println!("skipped: the corpus folder ../shared/corpus/sgf is not beside the project");
         return;
     };
-    let has_sgfmill = std::process::Command::new("python3")
-        .args(["-c", "import sgfmill"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_sgfmill {
-        println!("skipped: python3 with sgfmill, the independent reader, is not installed");
+    if !has_sgfmill() {
         return;
     }
     let spec = Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| sgf::is_sgf(p))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir);
     let mut unwritten = Vec::new();
     let mut written = 0;
     for path in &files {
@@ -438,30 +536,11 @@ fn every_record_of_the_corpus_written_back_reads_the_same_in_sgfmill() {
         std::fs::write(scratch.path().join(name), text).unwrap();
         written += 1;
     }
-    let out = std::process::Command::new("python3")
-        .args(["-c", SGFMILL_COMPARE])
-        .arg(&dir)
-        .arg(scratch.path())
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{report}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (replaced, losses): (Vec<&str>, Vec<&str>) = report
-        .lines()
-        .filter(|l| !l.starts_with("checked "))
-        .partition(|l| l.contains("not UTF-8 in the original"));
+    let (checked, replaced, losses) = sgfmill_compare(&dir, scratch.path(), "CA");
     println!("written {written}, not written: {unwritten:?}");
-    println!("{}", report.lines().last().unwrap_or_default());
-    for line in replaced.iter().chain(&losses) {
-        println!("  {line}");
-    }
     // The one record goconform does not read (a komi written as the handicap) is not written.
     assert_eq!(unwritten.len(), 1, "{unwritten:?}");
-    assert!(report.contains(&format!("checked {written}")), "{report}");
+    assert_eq!(checked, written);
     assert!(losses.is_empty(), "{} losses", losses.len());
     // The figures README.md gives.
     let figures = format!(
@@ -499,12 +578,7 @@ fn the_plausible_choice_is_set_beside_gnu_go() {
         return;
     }
     let spec = Spec::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| sgf::is_sgf(p))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir);
     let (mut groups, mut same, mut records, mut whole) = (0, 0, 0, 0);
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -569,5 +643,99 @@ fn the_plausible_choice_is_set_beside_gnu_go() {
     assert!(
         readme.contains(&figures),
         "README.md's comparison with GNU Go is stale; it is now:\n{figures}"
+    );
+}
+
+/// GTP `loadsgf` then `printsgf` over every record of the corpus, in one `goconform gtp`
+/// session, read back by sgfmill as the test above reads `show --format sgf`: no move,
+/// set-up stone or root property lost, a move the rules refuse included (kept as played, its
+/// verdict in the comment). `CA` and `AP` are the writer's own (the text is UTF-8, written by
+/// goconform), so they are not compared. Skipped, saying why, without the corpus or sgfmill.
+#[test]
+fn every_record_of_the_corpus_loaded_and_printed_by_gtp_reads_the_same_in_sgfmill() {
+    let Some(dir) = corpus() else {
+        println!("skipped: the corpus folder ../shared/corpus/sgf is not beside the project");
+        return;
+    };
+    if !has_sgfmill() {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let files = corpus_files(&dir);
+    let mut script = String::new();
+    for path in &files {
+        script.push_str(&format!(
+            "loadsgf {}\nprintsgf {}\n",
+            path.display(),
+            scratch.path().join(path.file_name().unwrap()).display()
+        ));
+    }
+    script.push_str("quit\n");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_goconform"))
+        .args([
+            "--root",
+            env!("CARGO_MANIFEST_DIR"),
+            "gtp",
+            "--rules",
+            "aga",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        std::io::Write::write_all(&mut stdin, script.as_bytes()).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let answers: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split_terminator("\n\n")
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers.len(), 2 * files.len() + 1, "one answer a command");
+    let (mut not_loaded, mut with_refused, mut refused_moves) = (Vec::new(), 0, 0);
+    for (path, pair) in files.iter().zip(answers.chunks(2)) {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        match pair[0].strip_prefix("= ") {
+            Some(answer) => {
+                let mut lines = answer.lines();
+                let colour = lines.next().unwrap_or_default();
+                assert!(colour == "black" || colour == "white", "{name}: {answer}");
+                let said = lines.count();
+                refused_moves += said;
+                with_refused += usize::from(said > 0);
+                assert_eq!(pair[1], "= ", "{name}: printsgf answered {}", pair[1]);
+            }
+            None => {
+                not_loaded.push(format!("{name}: {}", pair[0]));
+                let _ = std::fs::remove_file(scratch.path().join(&name));
+            }
+        }
+    }
+    let (checked, replaced, losses) = sgfmill_compare(&dir, scratch.path(), "CA,AP");
+    let loaded = files.len() - not_loaded.len();
+    println!("loaded {loaded}, not loaded: {not_loaded:?}");
+    println!("{with_refused} loaded with {refused_moves} moves the rules refuse");
+    println!("{} losses", losses.len());
+    // The one record goconform does not read (a komi written as the handicap) is not loaded.
+    assert_eq!(not_loaded.len(), 1, "{not_loaded:?}");
+    assert_eq!(checked, loaded);
+    assert!(losses.is_empty(), "{} losses", losses.len());
+    let figures = format!(
+        "{loaded} records loaded by GTP `loadsgf` and written by `printsgf`, read back by \
+         sgfmill: no move, set-up stone or root property lost (`CA` and `AP` are the writer's; \
+         {replaced} root values not UTF-8 in the original are written with U+FFFD); \
+         {with_refused} of them have a move `loadsgf` leaves off the board ({refused_moves} \
+         moves: the corpus's refused moves are all moves out of turn, played as written), so \
+         `tests/gtp_sgf.rs` loads and prints a record with a suicide and a play on one's own \
+         stone.",
+        replaced = replaced.len()
+    );
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(
+        readme.contains(&figures),
+        "README.md's GTP round-trip figures are stale; they are now:\n{figures}"
     );
 }

@@ -334,6 +334,75 @@ fn score_takes_a_record_and_its_marked_dead_stones() {
     assert!(text(&out).contains("choose rulesets with --rules"));
 }
 
+/// One count: `score` counts a record on the board `judge` counts, with and without
+/// `--repair`, where the record has moves the rules refuse. Under bga a pass hands the other
+/// player a stone, so the repair (a white pass inserted before Black's second move in a row)
+/// gives Black one more point than the move played as written: the two boards differ, and each
+/// command gives each the same count.
+#[test]
+fn score_counts_a_record_with_refused_moves_on_the_board_judge_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing-pass.sgf");
+    std::fs::write(
+        &missing,
+        "(;SZ[5]RU[bga]KM[0]RE[B+6];B[ca];W[da];B[cb];W[db];B[cc];W[dc];B[cd];W[dd];B[ce];B[aa];W[de];W[];B[])",
+    )
+    .unwrap();
+    let missing = missing.display().to_string();
+    let refused = fixture("refused-moves.sgf");
+    let mut counts = Vec::new();
+    for (path, repair) in [
+        (&missing, false),
+        (&missing, true),
+        (&refused, false),
+        (&refused, true),
+    ] {
+        let mut args = vec![path.as_str()];
+        if repair {
+            args.push("--repair");
+        }
+        let rows = judge_jsonl(&args);
+        let judged = rows[0]["count"].as_str().unwrap_or("none").to_string();
+        let mut all = vec!["score"];
+        all.extend_from_slice(&args);
+        let out = goconform(&all);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(0), "{t}");
+        assert!(
+            t.contains(&format!("result: {judged}\n")),
+            "judge {judged}: {t}"
+        );
+        let board = if repair {
+            "note: counted on the board with the record's artifacts repaired"
+        } else {
+            "note: counted on the board the record's moves make as written"
+        };
+        assert!(t.contains(board), "{t}");
+        counts.push(judged);
+    }
+    let t = text(&goconform(&["score", &missing]));
+    assert!(
+        t.contains("note: move 10 (B A5) refused: out-of-turn (record artifact: missing-pass); played as written"),
+        "{t}"
+    );
+    let t = text(&goconform(&["score", &refused]));
+    assert!(
+        t.contains("note: move 7 (B A2) refused: suicide; left off the board")
+            && t.contains("note: move 9 (B E5) refused: occupied (record artifact: own-stone); left off the board"),
+        "{t}"
+    );
+    // The repair moves one pass stone to Black.
+    assert_ne!(counts[0], counts[1], "{counts:?}");
+    // --repair is for records only.
+    let out = goconform(&["score", "conformance/ko/basic-ko.toml", "--repair"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("--repair is for SGF records"),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn ruling_takes_a_record_and_where_the_violation_was_noticed() {
     // The suicide at move 7, pointed out at once: under the BGA reading and AGA Rule 8 the
@@ -390,4 +459,24 @@ fn list_options_take_commas_or_repeats_alike() {
     assert!(said.contains("== under bga"), "{said}");
     assert!(said.contains("== under london-open"), "{said}");
     assert!(!said.contains("== under aga "), "{said}");
+}
+
+/// The limits README.md's game-records section gives in words are the code's.
+#[test]
+fn the_readme_states_the_judges_limits_as_the_code_has_them() {
+    use goconform::sgf::judge::{LISTED_CHOICES, MAX_SEARCHED_GROUPS};
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let word = |n: usize| {
+        [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve",
+        ][n]
+    };
+    for said in [
+        format!("more than {} such groups", word(MAX_SEARCHED_GROUPS)),
+        format!("counted up to {} groups", word(MAX_SEARCHED_GROUPS)),
+        format!("the first {} of them", word(LISTED_CHOICES)),
+    ] {
+        assert!(readme.contains(&said), "README.md no longer says `{said}`");
+    }
 }

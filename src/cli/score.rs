@@ -16,7 +16,7 @@ use crate::board::{Board, Color, Point};
 use crate::game::counting::format_points;
 use crate::game::Prisoners;
 use crate::rules::{Komi, Rules, Scoring, SekiEyes};
-use crate::scenario::{diagram, Scenario};
+use crate::scenario::diagram;
 use crate::scoring::{parting, score_under, Outcome, Position, Scored};
 use crate::spec::Spec;
 
@@ -55,6 +55,11 @@ pub(super) struct ScoreArgs {
     /// stones are placed).
     #[arg(long, value_name = "N")]
     handicap: Option<u32>,
+    /// SGF only: count the board with the repairs the record's artifacts imply (a missing
+    /// pass inserted, a play on one's own stone read as a pass), as `judge --repair` does.
+    /// Without it a move out of turn is played as written, as `judge` plays it.
+    #[arg(long)]
+    repair: bool,
     /// The output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -69,7 +74,7 @@ pub(super) enum Format {
 
 pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
     let spec = load_spec(root)?;
-    let mut position = load_position(root, &spec, args)?;
+    let position = load_position(root, &spec, args)?;
     let komi = args
         .komi
         .as_deref()
@@ -90,18 +95,22 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
             dead.push(p);
         }
     }
-    if let (
+    let record = match &position {
         Position::Scenario {
-            scenario,
             record: Some(record),
-        },
-        true,
-    ) = (&mut position, args.dead.is_empty())
-    {
-        let marked = record_dead_stones(&spec, scenario, record)
-            .map_err(|e| format!("{}: {e}", args.file.display()))?;
-        if let Some(marked) = &marked {
-            if args.format == Format::Text && !marked.is_empty() {
+            ..
+        } => Some(record.as_ref()),
+        _ => None,
+    };
+    if args.repair && record.is_none() {
+        return Err("--repair is for SGF records".to_string());
+    }
+    if let (Some(record), Format::Text, true) = (record, args.format, args.dead.is_empty()) {
+        // The stones the record's marks name, on the board its moves make under the first
+        // ruleset asked for.
+        let (_, rules, _) = chosen_rules(&spec, &position, args, komi)?;
+        if let Ok(counted) = crate::sgf::judge::count_record(record, rules, args.repair, None) {
+            if let Some(marked) = counted.marked.filter(|m| !m.is_empty()) {
                 let names: Vec<String> = marked.iter().map(|p| p.to_string()).collect();
                 outln!(
                     "dead stones from the record's TB/TW marks: {}",
@@ -109,35 +118,25 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
                 );
             }
         }
-        if ends_with_two_passes(record) {
-            // Play stopped with two passes: the players' agreement ends the game, with the
-            // marked stones dead (none without marks) and White passing last where the rules
-            // say so; exactly what `judge` counts. Where the rules ended the game already the
-            // agreement is refused and every stone counts as alive, as `judge` has it too.
-            scenario
-                .events
-                .push(crate::game::Event::Agree(marked.unwrap_or_default()));
-            scenario.event_lines.push(0);
-        } else if let Some(marked) = marked {
-            dead = marked;
-        }
     }
+    // A record is counted on the board `judge` counts (`sgf::judge::count_record`): its moves
+    // as judge replays them, the players' agreement where play stopped with two passes.
+    let score_one = |label: String, rules: Rules, origin: String| match record {
+        Some(record) => {
+            crate::scoring::score_record(record, label, rules, origin, &dead, args.repair)
+        }
+        None => score_under(&position, label, rules, origin, &dead),
+    };
 
     let mut scored = Vec::new();
     if args.all_rulesets {
         for def in spec.rulesets() {
             let (rules, origin) = ruleset_rules(&spec, &position, &def.name, args, komi)?;
-            scored.push(score_under(
-                &position,
-                def.name.clone(),
-                rules,
-                origin,
-                &dead,
-            ));
+            scored.push(score_one(def.name.clone(), rules, origin));
         }
     } else {
         let (label, rules, origin) = chosen_rules(&spec, &position, args, komi)?;
-        scored.push(score_under(&position, label, rules, origin, &dead));
+        scored.push(score_one(label, rules, origin));
     }
 
     // A dead vertex that is empty in every position scored is a mistake, not a ruling.
@@ -164,34 +163,6 @@ pub(super) fn score(root: &Project, args: &ScoreArgs) -> CommandResult {
         Format::Text => print_one(root, &position, &scored[0]),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether a record's moves end with two passes in a row.
-fn ends_with_two_passes(record: &crate::sgf::Record) -> bool {
-    use crate::board::Move;
-    use crate::game::Event;
-    record.events.len() >= 2
-        && record.events[record.events.len() - 2..]
-            .iter()
-            .all(|e| matches!(e, Event::Move(_, Move::Pass)))
-}
-
-/// The dead stones an SGF record's territory marks name on its final position (the position
-/// after its moves under the first of its runs, else under aga); `None` without marks.
-fn record_dead_stones(
-    spec: &Spec,
-    scenario: &Scenario,
-    record: &crate::sgf::Record,
-) -> Result<Option<Vec<Point>>, String> {
-    if record.territory.is_none() {
-        return Ok(None);
-    }
-    let rules = match scenario.runs.first() {
-        Some(run) => run.rules,
-        None => crate::sgf::judge::rules_for(record, spec.rules("aga")?),
-    };
-    let replay = crate::sgf::judge::replay(record, rules)?;
-    Ok(record.dead_stones(replay.game.board()))
 }
 
 fn load_position(root: &Project, spec: &Spec, args: &ScoreArgs) -> Result<Position, String> {
@@ -461,6 +432,13 @@ fn print_one(root: &Project, position: &Position, s: &Scored) {
         format!("{} ({})", s.label, s.origin)
     };
     match position {
+        Position::Scenario {
+            record: Some(record),
+            ..
+        } => outln!(
+            "position: after the record's {} moves, replayed as `judge` replays them, under {under}",
+            record.events.len()
+        ),
         Position::Scenario { scenario, .. } => outln!(
             "position: after the scenario's {} events replayed under {under}",
             scenario.events.len()

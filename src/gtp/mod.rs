@@ -319,6 +319,24 @@ struct Engine<'r> {
     files: FileAccess,
     /// The root properties of the record `loadsgf` loaded, which `printsgf` writes back.
     kept: Vec<(String, String)>,
+    /// The events of a loaded record the rules refused, kept as played for `printsgf` (never
+    /// on the board): how many accepted events of `record` came before each, the event and
+    /// the reason.
+    refused: Vec<(usize, Event, Reason)>,
+    /// The ruleset's name and the komi `loadsgf` set, while the game is the loaded record's,
+    /// unchanged: `printsgf` then writes the record's own `RU`, `KM` and `RE`.
+    loaded: Option<(String, Komi)>,
+    /// How the loaded record wrote its start, which `printsgf` follows: the handicap stones
+    /// as Black's first moves (some servers write them so), and the set-up stones in a node of
+    /// their own after the root.
+    layout: Layout,
+}
+
+/// How a loaded record wrote its start (see [`Engine::layout`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Layout {
+    handicap_as_moves: bool,
+    setup_node: bool,
 }
 
 impl<'r> Engine<'r> {
@@ -345,6 +363,9 @@ impl<'r> Engine<'r> {
             rng: SplitMix64::new(GENMOVE_SEED),
             files: FileAccess::Allowed,
             kept: Vec::new(),
+            refused: Vec::new(),
+            loaded: None,
+            layout: Layout::default(),
         })
     }
 
@@ -473,6 +494,9 @@ impl<'r> Engine<'r> {
         self.flagged = None;
         self.time_left = [None, None];
         self.kept.clear();
+        self.refused.clear();
+        self.loaded = None;
+        self.layout = Layout::default();
         Ok(())
     }
 
@@ -495,6 +519,7 @@ impl<'r> Engine<'r> {
             self.dead_agreed = false;
         }
         self.record.push(event);
+        self.loaded = None;
         Ok(removed)
     }
 
@@ -565,6 +590,9 @@ impl<'r> Engine<'r> {
         let kept = &self.record[..self.record.len() - 1];
         let (game, captures) = replay(self.rules, &self.start, kept)?;
         self.record.pop();
+        let len = self.record.len();
+        self.refused.retain(|r| r.0 <= len);
+        self.loaded = None;
         self.game = game;
         self.captures = captures;
         if board_play {

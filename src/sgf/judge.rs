@@ -408,6 +408,97 @@ pub fn replay_with(record: &Record, rules: Rules, repair: bool) -> Result<Replay
     })
 }
 
+/// The board a record is counted on, and its count: one path for `judge` and `score`.
+///
+/// The record's moves are replayed by [`replay_with`]: without `repair` a move out of turn is
+/// played as written (the stone the record shows is on the board) and any other refused move
+/// is left off it; with `repair` the repairs its artifacts imply are applied (a pass by the
+/// other player inserted before a second move in a row, a play on one's own stone read as a
+/// pass). Then, where play stopped with two passes, the players' agreement ends the game with
+/// the dead stones (`dead` where given, else the record's `TB`/`TW` marks, else none), White
+/// passing last where the rules say so; where play stopped otherwise the position is counted
+/// as it stands with those stones removed. Where nothing can be removed any more (an end that
+/// settled every stone, or rules that never remove any), every stone counts as alive.
+pub struct RecordCount {
+    /// The replay of the record's moves (the game before any agreement).
+    pub replay: Replay,
+    /// The dead stones the record's territory marks name on the final board; `None` without
+    /// marks.
+    pub marked: Option<Vec<Point>>,
+    /// The stones counted dead (whole strings are removed): none where nothing can be removed.
+    pub dead: Vec<Point>,
+    /// The game after the agreement, where play paused and the rules accepted it.
+    pub agreed: Option<Game>,
+    /// The count.
+    pub count: Count,
+}
+
+impl RecordCount {
+    /// The game the count is of: after the agreement where there was one.
+    pub fn end(&self) -> &Game {
+        self.agreed.as_ref().unwrap_or(&self.replay.game)
+    }
+
+    /// Which board was counted, for reports, where the record has a refused move: `None`
+    /// where every move was played as the rules allow.
+    pub fn board_note(&self, repair: bool) -> Option<String> {
+        let v = &self.replay.violations;
+        if v.is_empty() {
+            return None;
+        }
+        let said: Vec<String> = v
+            .iter()
+            .map(|&(n, _, _, _, _, went_on)| format!("move {n} {went_on}"))
+            .collect();
+        Some(format!(
+            "counted on the board {}: {}{}",
+            if repair {
+                "with the record's artifacts repaired"
+            } else {
+                "the record's moves make as written"
+            },
+            said.join(", "),
+            if repair || v.iter().all(|x| x.4.is_none()) {
+                ""
+            } else {
+                " (--repair counts it with the repairs the artifacts imply)"
+            }
+        ))
+    }
+}
+
+/// Replays a record under `rules` (already adjusted by [`rules_for`]) and counts the board it
+/// ends on, as [`RecordCount`] says; `dead` replaces the record's marks where given.
+/// `Err` is a set-up the rules cannot start from.
+pub fn count_record(
+    record: &Record,
+    rules: Rules,
+    repair: bool,
+    dead: Option<&[Point]>,
+) -> Result<RecordCount, String> {
+    let replay = replay_with(record, rules, repair)?;
+    let marked = record.dead_stones(replay.game.board());
+    let counter = Counter {
+        game: &replay.game,
+        agreement_shift: std::cell::OnceCell::new(),
+    };
+    let dead = if counter.removable() {
+        dead.map(<[Point]>::to_vec)
+            .or_else(|| marked.clone())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let (agreed, count) = counter.settle(&dead);
+    Ok(RecordCount {
+        replay,
+        marked,
+        dead,
+        agreed,
+        count,
+    })
+}
+
 /// The game restarted from `game`'s position with a set-up change applied.
 fn apply_change(game: &Game, change: &super::SetupChange, rules: &Rules) -> Result<Game, String> {
     let board = game.board();
@@ -452,8 +543,8 @@ pub fn judge_with(
                 .to_string(),
         );
     }
-    let replay = match replay_with(record, rules, options.repair) {
-        Ok(replay) => replay,
+    let counted = match count_record(record, rules, options.repair, None) {
+        Ok(counted) => counted,
         Err(message) => {
             return Judgement {
                 ruleset: name.to_string(),
@@ -472,6 +563,10 @@ pub fn judge_with(
             }
         }
     };
+    if !options.repair {
+        notes.extend(counted.board_note(false));
+    }
+    let replay = &counted.replay;
     let violations: Vec<Violation> = replay
         .violations
         .iter()
@@ -500,32 +595,17 @@ pub fn judge_with(
         game,
         agreement_shift: std::cell::OnceCell::new(),
     };
-    // Marks name dead stones only where the game still lets stones be removed: not after an
-    // end that settled them (four passes: all alive) nor under rules that never remove any.
-    let recorded_dead = record.dead_stones(game.board()).map(|dead| {
-        if counter.removable() {
-            dead
-        } else {
-            Vec::new()
-        }
-    });
+    // The count is the one `score` gives ([`count_record`]): the recorded dead stones (none
+    // without marks) removed where the game still lets stones be removed, by the players'
+    // agreement where play stopped with two passes, else from the position as it stands; no
+    // verdict is given on the count of a game stopped without two passes.
     let komi_known = options.komi.is_some() || record.komi.is_some();
     let mut doubt = None;
     let (count, dead) =
         if replay.stopped_at.is_some() || game.resigned().is_some() || replay.restarted {
             (None, Vec::new())
         } else {
-            match &recorded_dead {
-                Some(dead) => (Some(counter.count(dead)), dead.clone()),
-                None if !counter.removable() => (Some(counter.count(&[])), Vec::new()),
-                // Play ended with two passes and no marks: the count with no stone dead (the
-                // players' agreement, White passing last where the rules say so), which is
-                // what `score` gives; reports say that nothing was taken as dead.
-                None if ended_by_passes => (Some(counter.count(&[])), Vec::new()),
-                // Play stopped otherwise: the position as it stands, no stone dead, which is
-                // what `score` counts; reports say so, and the result is never judged on it.
-                None => (Some(counter.count(&[])), Vec::new()),
-            }
+            (Some(counted.count.clone()), counted.dead.clone())
         };
     if !komi_known {
         notes.push(format!(
@@ -587,10 +667,7 @@ pub fn judge_with(
                     .to_string(),
             ),
             Some(wanted) => {
-                let as_recorded = recorded_dead.clone().unwrap_or_default();
-                if counter.count(&as_recorded).result() == wanted
-                    || draw_matches(&counter.count(&as_recorded), result)
-                {
+                if counted.count.result() == wanted || draw_matches(&counted.count, result) {
                     ResultCheck::Agrees
                 } else {
                     doubt = counter.doubt(result);
@@ -630,7 +707,7 @@ pub fn judge_with(
         violations,
         stopped_at: replay.stopped_at,
         not_judged: None,
-        resumptions: replay.resumptions,
+        resumptions: replay.resumptions.clone(),
         ended_by_passes,
         count,
         dead,
@@ -699,22 +776,23 @@ impl Counter<'_> {
     }
 
     fn count(&self, dead: &[Point]) -> Count {
+        self.settle(dead).1
+    }
+
+    /// [`Counter::count`], with the game after the agreement where play paused and the rules
+    /// accepted it.
+    fn settle(&self, dead: &[Point]) -> (Option<Game>, Count) {
         if !self.removable() {
-            return self.game.count();
+            return (None, self.game.count());
         }
         if self.game.phase() == Phase::Paused {
             let mut ended = self.game.clone();
             if ended.apply(Event::Agree(dead.to_vec())).is_legal() {
-                return ended.count();
+                let count = ended.count();
+                return (Some(ended), count);
             }
         }
-        counting::count(
-            self.game.board(),
-            self.game.rules(),
-            self.game.prisoner_breakdown(),
-            &expand(self.game.board(), dead),
-            self.game.handicap(),
-        )
+        (None, self.plain(dead))
     }
 
     /// The groups in doubt, the choices of them that give `wanted` (every choice counted where

@@ -71,6 +71,17 @@ fn simple(value: &str) -> SimpleText {
 
 /// A record: the set-up and game information in the root, then one node per move.
 pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
+    write_record_laid_out(setup, moves, info, false)
+}
+
+/// [`write_record`], with the set-up stones (`AB`/`AW`) in a node of their own after the root
+/// where `setup_node` says so, as a record that had them there was written.
+pub fn write_record_laid_out(
+    setup: &Setup,
+    moves: &[MoveNode],
+    info: &Info,
+    setup_node: bool,
+) -> String {
     let (w, h) = (setup.width, setup.height);
     let mut root: Vec<Prop> = vec![
         Prop::FF(4),
@@ -109,11 +120,16 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
         root.push(Prop::HA(setup.handicap.len() as i64));
         black.extend(&setup.handicap);
     }
+    let mut setup_props = Vec::new();
     if !black.is_empty() {
-        root.push(list("AB", &mut black.iter().copied()));
+        setup_props.push(list("AB", &mut black.iter().copied()));
     }
     if !white.is_empty() {
-        root.push(list("AW", &mut white.iter().copied()));
+        setup_props.push(list("AW", &mut white.iter().copied()));
+    }
+    let setup_node = setup_node && !setup_props.is_empty();
+    if !setup_node {
+        root.append(&mut setup_props);
     }
     let first = if setup.handicap.is_empty() {
         setup.to_move
@@ -173,6 +189,9 @@ pub fn write_record(setup: &Setup, moves: &[MoveNode], info: &Info) -> String {
             props
         })
         .collect();
+    if setup_node {
+        nodes.insert(0, setup_props);
+    }
     if !info.dead.is_empty() {
         // Dead white stones lie in Black's territory and dead black ones in White's.
         let marks = |owner: Color| -> Vec<Point> {
