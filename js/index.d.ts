@@ -4,7 +4,7 @@
 /** A vertex: a column letter A-Z without I, then the row from 1 at the bottom ("D4"). */
 export type Vertex = string;
 export type Colour = "B" | "W";
-export type Phase = "playing" | "paused" | "resumed" | "ended";
+export type Phase = "playing" | "paused" | "resumed" | "confirming" | "ended";
 
 /** Every rules axis with its word ("ko": "simple", "komi": "7.5", ...). */
 export type Rules = Record<string, string>;

@@ -20,13 +20,25 @@ fn first_divergent_game(mutant: Mutant) -> Option<u64> {
     })
 }
 
+/// Mutants outside what the structured games generate, with the reason; the list is exact (a
+/// listed mutant that the games find fails the test too).
+/// - `confirmation-ko-as-simple-ko`: the games make no `confirm` event (a confirmation of life
+///   and death, Japanese 1989 Article 7(2)); the scenario bent-four-in-the-corner-japanese-1989
+///   kills it.
+const BEYOND: &[&str] = &["confirmation-ko-as-simple-ko"];
+
 #[test]
 fn every_mutant_is_found_by_random_games() {
     let mut missed = Vec::new();
     for mutant in mutants() {
         match first_divergent_game(mutant) {
+            Some(g) if BEYOND.contains(&mutant.name) => missed.push(format!(
+                "{} (listed as beyond the games, found in game {g})",
+                mutant.name
+            )),
             Some(g) => eprintln!("{:40} found in game {g}", mutant.name),
-            None => missed.push(mutant.name),
+            None if BEYOND.contains(&mutant.name) => {}
+            None => missed.push(mutant.name.to_string()),
         }
     }
     assert!(missed.is_empty(), "not found in {GAMES} games: {missed:?}");

@@ -161,6 +161,9 @@ fn replay(binary: &Path, scenario: &Scenario, claim: &Crosscheck) -> Vec<String>
         let verdict = game.apply(event.clone());
         let (color, point) = match event {
             Event::Dispute(_) | Event::Agree(_) | Event::Resign(_) => continue,
+            // GNU Go has no confirmation of life and death (Japanese 1989, Article 7(2)): its
+            // moves are hypothetical and taken back, so the claim covers the events before it.
+            Event::Confirm(_) => break,
             Event::Move(c, Move::Pass) => {
                 if verdict.is_legal() {
                     gtp.send(&format!("play {} pass", c.name()))

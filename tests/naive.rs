@@ -338,10 +338,13 @@ fn resolve(intent: &Intent, reference: &Reference, captured: &[Point], w: u8, h:
         Event::Agree(dead)
     };
     match intent {
-        Intent::Play { point: i, by_turn } if paused => match i % 6 {
+        Intent::Play { point: i, by_turn } if paused => match i % 8 {
             0 => Event::Move(who(*by_turn), Move::Play(point(*i))),
             1..=3 => Event::Dispute((i % 3 > 0).then(|| who(i % 2 == 0))),
-            _ => agree(&[i / 6], i % 12 == 5),
+            // A confirmation of life and death (refused as no-confirmation except under
+            // `confirm-or-resume`), either colour first.
+            6 | 7 => Event::Confirm(who(i % 2 == 0)),
+            _ => agree(&[i / 8], i % 16 == 5),
         },
         // Mostly an empty point: a random game on a full board is all `occupied`.
         Intent::Play { point: i, by_turn } => {
@@ -405,12 +408,17 @@ fn play_against(
         let left = step.verdict;
         let now = a.observe();
         let stones = now.stones.unwrap_or_default();
-        captured = before
+        let removed: Vec<Point> = before
             .iter()
             .filter(|s| !stones.contains(s))
             .map(|(p, _)| *p)
             .collect();
         let phase = now.phase.unwrap_or(Phase::Playing);
+        // In a confirmation a ko ban outlives the next move (Japanese 1989, Article 7(2)), so
+        // retakes keep aiming at the last stones taken until something else is taken.
+        if !(removed.is_empty() && phase == Phase::Confirming) {
+            captured = removed;
+        }
         seen(&left, phase);
         if phase == Phase::Ended {
             after_the_end += 1;
@@ -481,6 +489,7 @@ fn the_random_games_reach_every_rule() {
         Reason::NotPaused,
         Reason::NoResumption,
         Reason::NoStone,
+        Reason::NoConfirmation,
     ];
     let wanted = reasons.iter().map(|r| r.word()).chain([
         "captures",
@@ -489,6 +498,7 @@ fn the_random_games_reach_every_rule() {
         "playing",
         "paused",
         "resumed",
+        "confirming",
         "ended",
     ]);
     for word in wanted {
@@ -544,8 +554,15 @@ fn the_differential_finds_the_mutants() {
     use proptest::test_runner::TestRunner;
     // Flaws outside what the random games generate: the illegal-move procedure only rules on
     // a referee's record (moves standing although illegal, notices), which they never make.
+    // A confirmation's ko ban differs from simple ko only on a retake after other moves and no
+    // pass by the banned player: the random games reach the confirmation (about 150 events
+    // in 400 cases) but a ko taken in one hardly ever; the scenario
+    // bent-four-in-the-corner-japanese-1989 kills that mutant.
     // The list is exact: a mutant found here that is listed fails the test too.
-    let beyond: &[&str] = &["wrong-illegal-move-procedure"];
+    let beyond: &[&str] = &[
+        "wrong-illegal-move-procedure",
+        "confirmation-ko-as-simple-ko",
+    ];
     let mut runner = TestRunner::deterministic();
     let sample: Vec<Case> = (0..1500)
         .map(|_| case().new_tree(&mut runner).unwrap().current())

@@ -6,13 +6,14 @@
 //! What SGF cannot say is counted, and such scenarios are compared on their set-up and their
 //! moves only (the moves that stood on the board under the first run, in order): a
 //! set-up outside the repetition history (`setup_history = "excluded"`), a handicap left off
-//! the fixed points, and a referee's record (moves made although forbidden, notices), which
-//! the record carries as comments.
+//! the fixed points, a referee's record (moves made although forbidden, notices), which
+//! the record carries as comments, and a confirmation of life and death (Japanese 1989,
+//! Article 7(2)), whose hypothetical moves the record also gives as comments.
 
 use std::path::Path;
 
 use goconform::board::{Color, Move};
-use goconform::game::{Event, Refereed, Setup, SetupHistory, Verdict};
+use goconform::game::{Event, Phase, Refereed, Setup, SetupHistory, Verdict};
 use goconform::rules::Rules;
 use goconform::scenario::{Scenario, Suite};
 use goconform::sgf;
@@ -49,7 +50,12 @@ fn moves_played(
     let mut referee = Refereed::new(rules, setup).map_err(|e| e.to_string())?;
     let mut moves = Vec::new();
     for event in events {
+        // A confirmation's moves are hypothetical: the record has them in words only.
+        let hypothetical = referee.game().phase() == Phase::Confirming;
         let verdict = referee.apply(event.clone());
+        if hypothetical {
+            continue;
+        }
         if let Event::Move(color, mv) | Event::Breach(color, mv, _) | Event::Sealed(color, mv) =
             event
         {
@@ -80,7 +86,11 @@ fn round_trip(scenario: &Scenario) -> Result<bool, String> {
     }
     let expressible = scenario.setup.history == SetupHistory::Played
         && !scenario.setup.handicap_as_placed
-        && !scenario.needs_record();
+        && !scenario.needs_record()
+        && !scenario
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Confirm(_)));
     let Some(run) = scenario.runs.first() else {
         return Ok(false);
     };

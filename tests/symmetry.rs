@@ -202,6 +202,7 @@ fn swap(case: &Case) -> Case {
         .map(|e| match e {
             Event::Move(col, m) => Event::Move(col.opponent(), *m),
             Event::Dispute(col) => Event::Dispute(col.map(Color::opponent)),
+            Event::Confirm(col) => Event::Confirm(col.opponent()),
             Event::Resign(col) => Event::Resign(col.opponent()),
             Event::Breach(col, m, b) => Event::Breach(col.opponent(), *m, b.clone()),
             Event::Ambiguous(col, ps) => Event::Ambiguous(col.opponent(), ps.clone()),

@@ -87,6 +87,9 @@ pub enum EventKind {
     Pass,
     /// A dispute about the dead stones during a pause.
     Dispute,
+    /// A confirmation of life and death by hypothetical play during a pause (Japanese 1989,
+    /// Article 7(2)).
+    Confirm,
     /// An agreement on the dead stones during a pause.
     Agree,
     /// A resignation.
@@ -99,6 +102,7 @@ impl EventKind {
         EventKind::Play,
         EventKind::Pass,
         EventKind::Dispute,
+        EventKind::Confirm,
         EventKind::Agree,
         EventKind::Resign,
     ];
@@ -109,6 +113,7 @@ impl EventKind {
             EventKind::Play => "play",
             EventKind::Pass => "pass",
             EventKind::Dispute => "dispute",
+            EventKind::Confirm => "confirm",
             EventKind::Agree => "agree",
             EventKind::Resign => "resign",
         }
@@ -120,6 +125,7 @@ impl EventKind {
             Event::Move(_, Move::Play(_)) => EventKind::Play,
             Event::Move(_, Move::Pass) => EventKind::Pass,
             Event::Dispute(_) => EventKind::Dispute,
+            Event::Confirm(_) => EventKind::Confirm,
             Event::Agree(_) => EventKind::Agree,
             Event::Resign(_) => EventKind::Resign,
             Event::Breach(..) | Event::Ambiguous(..) | Event::Notice { .. } | Event::Sealed(..) => {

@@ -48,6 +48,9 @@ enum Flaw {
     Count(fn(Prisoners, u32) -> (Prisoners, u32)),
     /// Under territory counting, White also gets the area-counting handicap compensation.
     CompensationUnderTerritory,
+    /// In a confirmation of life and death (Japanese 1989, Article 7(2)), a ko ban lasts one
+    /// move, as in play, instead of until the player passes for that ko.
+    ConfirmationKoAsSimpleKo,
 }
 
 /// One broken executor: a name, the rule it breaks, and how.
@@ -336,7 +339,7 @@ pub fn mutants() -> Vec<Mutant> {
             about: "resumes Japanese 1989 play the AGA way: the last passer's opponent first, two passes opening it end the game",
             flaw: R(|r| {
                 with(r, |r| {
-                    if r.ending == Ending::ResumeOnRequest {
+                    if matches!(r.ending, Ending::ResumeOnRequest | Ending::ConfirmOrResume) {
                         r.ending = Ending::PauseAgreeResume;
                     }
                 })
@@ -463,6 +466,11 @@ pub fn mutants() -> Vec<Mutant> {
             name: "compensation-under-territory",
             about: "gives White the handicap compensation under territory counting too",
             flaw: Flaw::CompensationUnderTerritory,
+        },
+        Mutant {
+            name: "confirmation-ko-as-simple-ko",
+            about: "in a Japanese 1989 confirmation, bans a ko retake for one move only, not until a pass for that ko",
+            flaw: Flaw::ConfirmationKoAsSimpleKo,
         },
         Mutant {
             name: "resign-only-on-turn",
@@ -598,6 +606,11 @@ impl Referee for MutantEngine {
                     }
                     _ => {}
                 }
+                Ok(verdict)
+            }
+            (Flaw::ConfirmationKoAsSimpleKo, _) => {
+                let verdict = self.inner.apply(event)?;
+                self.inner.forget_confirmation_bans();
                 Ok(verdict)
             }
             (Flaw::SelfCapturesToTheMover, Event::Move(color, Move::Play(_))) => {

@@ -65,6 +65,13 @@ struct NaiveGame {
     cycle_result: Option<&'static str>,
     log: Vec<Logged>,
     history: Vec<Position>,
+    /// During a confirmation of life and death (Japanese 1989, Article 7(2)): the whole game
+    /// as play stopped, put back when the confirmation ends.
+    stopped: Option<Box<NaiveGame>>,
+    /// The confirmation's ko bans in the order they arose: `(player, point, stone)`: the player
+    /// may not play at `point` taking back the single stone at `stone` that took there, until
+    /// that player passes (each pass lifts the passer's latest ban).
+    bans: Vec<(Color, Point, Point)>,
 }
 
 /// The naive executor behind the [`Referee`] trait.
@@ -264,6 +271,8 @@ impl NaiveGame {
             cycle_result: None,
             log: Vec::new(),
             history,
+            stopped: None,
+            bans: Vec::new(),
         })
     }
 
@@ -271,6 +280,7 @@ impl NaiveGame {
         match event {
             Event::Move(color, mv) => self.make_move(*color, *mv),
             Event::Dispute(mover) => self.dispute(*mover),
+            Event::Confirm(first) => self.confirm(*first),
             Event::Agree(dead) => self.agree(dead),
             Event::Resign(color) => {
                 if self.phase == Phase::Ended {
@@ -290,7 +300,7 @@ impl NaiveGame {
         match self.phase {
             Phase::Paused => return Verdict::Illegal(Reason::GamePaused),
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
-            Phase::Playing | Phase::Resumed => {}
+            Phase::Playing | Phase::Resumed | Phase::Confirming => {}
         }
         if color != self.to_move {
             return Verdict::Illegal(Reason::OutOfTurn);
@@ -360,6 +370,17 @@ impl NaiveGame {
         if simple_ban && retake {
             return Verdict::Illegal(Reason::Ko);
         }
+        // A ko shape: the play took exactly one stone and stands alone with that point as its
+        // only liberty.
+        let own_after = flood(&after, p, w, h);
+        let ko_shape = captured.len() == 1
+            && own_after == [p]
+            && liberties(&after, &own_after, w, h) == captured;
+        // Article 7(2): in a confirmation, a player may not retake a ko it lost until it has
+        // passed for that ko.
+        if ko_shape && self.bans.contains(&(color, p, captured[0])) {
+            return Verdict::Illegal(Reason::Ko);
+        }
         let repeats = self.history.iter().any(|old| {
             let relevant = match self.rules.ko {
                 KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid => false,
@@ -409,6 +430,9 @@ impl NaiveGame {
             at: p,
             captured: captured.clone(),
         });
+        if ko_shape && self.stopped.is_some() {
+            self.bans.push((color.opponent(), captured[0], p));
+        }
         legal(captured, self_captured)
     }
 
@@ -436,6 +460,21 @@ impl NaiveGame {
     }
 
     fn pass(&mut self, color: Color) {
+        if self.stopped.is_some() {
+            // A pass in a confirmation is a pass for a ko and stops nothing: it lifts the
+            // latest ban that stands against the passer.
+            if let Some(i) = self.bans.iter().rposition(|&(c, _, _)| c == color) {
+                self.bans.remove(i);
+            }
+            self.to_move = color.opponent();
+            self.history.push(Position {
+                grid: self.grid.clone(),
+                to_move: self.to_move,
+                made_by_play_of: None,
+            });
+            self.log.push(Logged::Pass(color));
+            return;
+        }
         self.hand_pass_stone(color);
         self.to_move = color.opponent();
         self.history.push(Position {
@@ -459,7 +498,8 @@ impl NaiveGame {
             Ending::PauseAgreeResume
             | Ending::PlayOn
             | Ending::Agreement
-            | Ending::ResumeOnRequest => {
+            | Ending::ResumeOnRequest
+            | Ending::ConfirmOrResume => {
                 self.phase = Phase::Paused;
                 if self.rules.white_passes_last == WhitePassesLast::AtStop
                     && self.last_passer() == Some(Color::Black)
@@ -493,12 +533,42 @@ impl NaiveGame {
         }
     }
 
+    /// Ends a confirmation, if one is under way: everything goes back to the stop.
+    fn leave_confirmation(&mut self) {
+        if let Some(stopped) = self.stopped.take() {
+            *self = *stopped;
+        }
+    }
+
+    /// Japanese 1989, Article 7(2): hypothetical play from the stopped position, `first` to
+    /// move; a confirmation under way is dropped first.
+    fn confirm(&mut self, first: Color) -> Verdict {
+        match self.phase {
+            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
+            Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Paused | Phase::Confirming => {}
+        }
+        if self.rules.ending != Ending::ConfirmOrResume {
+            return Verdict::Illegal(Reason::NoConfirmation);
+        }
+        self.leave_confirmation();
+        self.stopped = Some(Box::new(self.clone()));
+        self.bans.clear();
+        self.phase = Phase::Confirming;
+        self.to_move = first;
+        nothing()
+    }
+
     fn dispute(&mut self, mover: Option<Color>) -> Verdict {
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
-            Phase::Paused => {}
+            Phase::Paused | Phase::Confirming => {}
         }
+        if matches!(self.rules.ending, Ending::TwoPasses | Ending::Agreement) {
+            return Verdict::Illegal(Reason::NoResumption);
+        }
+        self.leave_confirmation();
         let by_rule = self.last_passer().map_or(self.to_move, |c| c.opponent());
         let first = match (self.rules.ending, mover) {
             (Ending::PauseAgreeResume, None) => by_rule,
@@ -511,8 +581,8 @@ impl NaiveGame {
             }
             // Japanese 1989, Article 9(3): the requester's opponent moves first, so either
             // player may be named; a plain dispute leaves the turn where the passes left it.
-            (Ending::ResumeOnRequest, Some(first)) => first,
-            (Ending::ResumeOnRequest, None) => self.to_move,
+            (Ending::ResumeOnRequest | Ending::ConfirmOrResume, Some(first)) => first,
+            (Ending::ResumeOnRequest | Ending::ConfirmOrResume, None) => self.to_move,
             (Ending::TwoPasses | Ending::Agreement, _) => {
                 return Verdict::Illegal(Reason::NoResumption)
             }
@@ -527,15 +597,18 @@ impl NaiveGame {
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
-            Phase::Paused => {}
+            Phase::Paused | Phase::Confirming => {}
         }
+        // The dead stones are those of the position where play stopped.
         let (w, h) = (self.width, self.height);
+        let stopped = self.stopped.as_ref().map_or(&self.grid, |s| &s.grid);
         if dead
             .iter()
-            .any(|&p| p.col >= w || p.row >= h || at(&self.grid, p).is_none())
+            .any(|&p| p.col >= w || p.row >= h || at(stopped, p).is_none())
         {
             return Verdict::Illegal(Reason::NoStone);
         }
+        self.leave_confirmation();
         let mut removed = Vec::new();
         for &p in dead {
             if at(&self.grid, p).is_none() {

@@ -26,6 +26,15 @@ impl Reference {
     pub fn refereed(&self) -> Option<&Refereed> {
         self.game.as_ref()
     }
+
+    /// Forgets the standing bans of a confirmation's ko rule: for the mutant that breaks
+    /// Japanese 1989 Article 7(2). No rule calls for it.
+    #[doc(hidden)]
+    pub fn forget_confirmation_bans(&mut self) {
+        if let Some(game) = &mut self.game {
+            game.forget_confirmation_bans();
+        }
+    }
 }
 
 impl Referee for Reference {

@@ -18,6 +18,12 @@ pub enum Event {
     /// names who they agreed on, and `None` means they could not agree, which ends the game
     /// with every stone on the board alive.
     Dispute(Option<Color>),
+    /// During a pause, the players confirm life and death by hypothetical play (Japanese 1989,
+    /// Article 7(2)): play goes on from the stopped position, this colour first, under the
+    /// confirmation's own ko rule (a ko may be retaken only after a pass for that ko). The
+    /// moves change nothing for good: an agreement or a dispute goes back to the stopped
+    /// position first, and a new confirmation starts from it again.
+    Confirm(Color),
     /// During a pause, the players agree that the strings through these points are dead (an
     /// empty list: nothing is dead). The stones are removed and become the capturer's
     /// prisoners, White passes last where the rules say so, and the game ends.
@@ -88,6 +94,14 @@ impl Event {
                 (None, _) => Ok(Event::Dispute(None)),
                 (Some(c), None) => Color::parse(c)
                     .map(|c| Event::Dispute(Some(c)))
+                    .ok_or_else(|| EventError::Malformed(text.to_string())),
+                _ => Err(EventError::Malformed(text.to_string())),
+            };
+        }
+        if first == Some("confirm") {
+            return match (words.next(), words.next()) {
+                (Some(c), None) => Color::parse(c)
+                    .map(Event::Confirm)
                     .ok_or_else(|| EventError::Malformed(text.to_string())),
                 _ => Err(EventError::Malformed(text.to_string())),
             };
@@ -171,6 +185,7 @@ impl fmt::Display for Event {
             Event::Move(c, m) => write!(f, "{c} {m}"),
             Event::Dispute(None) => f.write_str("dispute"),
             Event::Dispute(Some(c)) => write!(f, "dispute {c}"),
+            Event::Confirm(c) => write!(f, "confirm {c}"),
             Event::Resign(c) => write!(f, "{c} resign"),
             Event::Agree(dead) => {
                 f.write_str("agree")?;
@@ -207,7 +222,7 @@ impl fmt::Display for Event {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EventError {
     /// Not an event in any of its forms.
-    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`; `dispute` with an optional colour to move; `agree` with the dead stones; or a referee's record: `B D4!` (made although forbidden), `B D4 leaves-captures`, `B D4 removes E5`, `B D4 wrong-colour`, `B between D4 D5`, `B D4 sealed`, `notice` or `notice agreed`")]
+    #[error("`{0}` is not an event: expected a colour and a vertex, pass or resign, like `B D4`, `W pass` or `B resign`; `dispute` with an optional colour to move; `confirm` with the colour to move first; `agree` with the dead stones; or a referee's record: `B D4!` (made although forbidden), `B D4 leaves-captures`, `B D4 removes E5`, `B D4 wrong-colour`, `B between D4 D5`, `B D4 sealed`, `notice` or `notice agreed`")]
     Malformed(String),
     /// A vertex that is not one of the board.
     #[error(transparent)]

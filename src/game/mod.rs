@@ -37,14 +37,23 @@ pub enum Phase {
     /// Moves are being made again after a dispute (AGA-style endings): two passes opening
     /// the resumption end the game with every stone alive.
     Resumed,
+    /// Play is stopped and the players confirm life and death by hypothetical play
+    /// (`confirm-or-resume`, Japanese 1989 Article 7(2)): moves are made, under the
+    /// confirmation's ko rule, and taken back when the players agree or dispute.
+    Confirming,
     /// The game is over.
     Ended,
 }
 
 impl Phase {
     /// Every phase, in the order a game goes through them.
-    pub const ALL: &'static [Phase] =
-        &[Phase::Playing, Phase::Paused, Phase::Resumed, Phase::Ended];
+    pub const ALL: &'static [Phase] = &[
+        Phase::Playing,
+        Phase::Paused,
+        Phase::Resumed,
+        Phase::Confirming,
+        Phase::Ended,
+    ];
 
     /// The word scenarios and reports use for the phase.
     pub fn word(self) -> &'static str {
@@ -52,13 +61,15 @@ impl Phase {
             Phase::Playing => "playing",
             Phase::Paused => "paused",
             Phase::Resumed => "resumed",
+            Phase::Confirming => "confirming",
             Phase::Ended => "ended",
         }
     }
 
-    /// Whether moves are being made (first play or a resumption).
+    /// Whether moves are being made (first play, a resumption, or the hypothetical play of a
+    /// confirmation).
     pub fn is_play(self) -> bool {
-        matches!(self, Phase::Playing | Phase::Resumed)
+        matches!(self, Phase::Playing | Phase::Resumed | Phase::Confirming)
     }
 }
 
@@ -121,9 +132,33 @@ pub struct Game {
     ko_ban: Option<(Color, Point)>,
     history: History,
     removed: Vec<Point>,
+    /// During a confirmation (Article 7(2)): the stopped game it started from, put back when
+    /// the confirmation ends, and the ko bans it has built up.
+    confirmation: Option<Box<Confirmation>>,
     /// Where the fixed placement puts the handicap stones, when a set-up with
     /// `handicap_as_placed` put them elsewhere.
     fixed_handicap: Option<Vec<Point>>,
+}
+
+/// The state of a confirmation of life and death by hypothetical play (Japanese 1989,
+/// Article 7(2)).
+#[derive(Clone)]
+struct Confirmation {
+    /// The game as play stopped, to go back to.
+    stopped: Box<Game>,
+    /// The bans of the confirmation's ko rule, oldest first: `(player, retake, stone)`: the
+    /// player may not retake at `retake` by capturing the single stone at `stone` that captured
+    /// there, until the player passes for that ko. A pass lifts the passer's latest ban (the
+    /// event cannot name a ko; a reading where several bans stand).
+    bans: Vec<(Color, Point, Point)>,
+}
+
+impl fmt::Debug for Confirmation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Confirmation")
+            .field("bans", &self.bans)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A board play [`Game::judge_play`] found legal, waiting to be made. It holds the game
@@ -193,6 +228,7 @@ pub struct Mark {
     last_passer: Option<Color>,
     ko_ban: Option<(Color, Point)>,
     history_len: usize,
+    confirmation: Option<Box<Confirmation>>,
 }
 
 impl Game {
@@ -258,6 +294,7 @@ impl Game {
             ko_ban: None,
             history,
             removed: Vec::new(),
+            confirmation: None,
             fixed_handicap,
         })
     }
@@ -274,6 +311,7 @@ impl Game {
         mark.last_passer = self.last_passer;
         mark.ko_ban = self.ko_ban;
         mark.history_len = self.history.len();
+        mark.confirmation.clone_from(&self.confirmation);
     }
 
     /// Takes back every event applied since `mark` was saved from this game: the game is then
@@ -293,6 +331,7 @@ impl Game {
         self.ko_ban = mark.ko_ban;
         self.history.truncate(mark.history_len);
         self.removed.clear();
+        self.confirmation.clone_from(&mark.confirmation);
     }
 
     /// The rules the game is played under.
@@ -393,7 +432,7 @@ impl Game {
     /// Whether moves are being made: not paused and not over.
     fn in_play(&self) -> Result<(), Reason> {
         match self.phase {
-            Phase::Playing | Phase::Resumed => Ok(()),
+            Phase::Playing | Phase::Resumed | Phase::Confirming => Ok(()),
             Phase::Paused => Err(Reason::GamePaused),
             Phase::Ended => Err(Reason::GameOver),
         }
@@ -412,6 +451,9 @@ impl Game {
     #[inline(always)]
     fn judge(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.in_play()?;
+        if self.confirmation.is_some() && self.confirmation_bans(color, point) {
+            return Err(Reason::Ko);
+        }
         if self.rules.ko == KoRule::Simple {
             // No repetition to look up, so no hash is needed: whether the stone stays on the
             // board settles suicide, then the ban settles ko (the order of the full judgement
@@ -464,6 +506,7 @@ impl Game {
         let (color, mv) = match event {
             Event::Move(color, mv) => (color, mv),
             Event::Dispute(mover) => return self.dispute(mover),
+            Event::Confirm(first) => return self.confirm(first),
             Event::Agree(dead) => return self.agree(&dead),
             Event::Resign(color) => return self.resign(color),
             // The plain executor keeps no record to rule on: see procedure::Refereed.
@@ -517,6 +560,18 @@ impl Game {
     }
 
     fn pass(&mut self, color: Color) {
+        if let Some(confirmation) = &mut self.confirmation {
+            // A pass in the confirmation is a pass for a ko: it lifts the passer's latest ban
+            // (Article 7(2)) and nothing else; passes stop nothing here.
+            if let Some(i) = confirmation.bans.iter().rposition(|b| b.0 == color) {
+                confirmation.bans.remove(i);
+            }
+            self.ko_ban = None;
+            self.to_move = color.opponent();
+            self.last_passer = Some(color);
+            self.history.record(&mut self.board, self.to_move, None);
+            return;
+        }
         self.hand_pass_stone(color);
         self.ko_ban = None;
         self.to_move = color.opponent();
@@ -540,7 +595,8 @@ impl Game {
             Ending::PauseAgreeResume
             | Ending::PlayOn
             | Ending::Agreement
-            | Ending::ResumeOnRequest => Phase::Paused,
+            | Ending::ResumeOnRequest
+            | Ending::ConfirmOrResume => Phase::Paused,
         };
         if self.phase == Phase::Ended {
             // Play stops here for good: White passes last where the rules say so, as after
@@ -572,15 +628,86 @@ impl Game {
         }
     }
 
+    /// Whether the confirmation's ko rule forbids `color`'s play at `point`: a ban stands on
+    /// retaking there, and the play would retake, capturing the single stone that captured
+    /// there, in a ko shape.
+    fn confirmation_bans(&self, color: Color, point: Point) -> bool {
+        let Some(confirmation) = &self.confirmation else {
+            return false;
+        };
+        confirmation.bans.iter().any(|&(banned, retake, stone)| {
+            banned == color
+                && retake == point
+                && self.board.get(stone) == Some(color.opponent())
+                && self.board.string(stone).len() == 1
+                && self.board.liberties(stone) == 1
+                && self
+                    .board
+                    .preview(color, point)
+                    .is_some_and(|preview| preview.ko_shape)
+        })
+    }
+
+    /// Japanese 1989, Article 7(2): during the stop, the players confirm life and death by
+    /// hypothetical play from the stopped position, `first` moving first. A confirmation under
+    /// way is taken back and a new one starts.
+    fn confirm(&mut self, first: Color) -> Verdict {
+        match self.phase {
+            Phase::Ended => return Verdict::Illegal(Reason::GameOver),
+            Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
+            Phase::Paused | Phase::Confirming if !self.rules.ending.confirms() => {
+                return Verdict::Illegal(Reason::NoConfirmation)
+            }
+            Phase::Paused | Phase::Confirming => {}
+        }
+        self.back_to_the_stop();
+        let stopped = Box::new(self.clone());
+        self.confirmation = Some(Box::new(Confirmation {
+            stopped,
+            bans: Vec::new(),
+        }));
+        self.phase = Phase::Confirming;
+        self.ko_ban = None;
+        self.to_move = first;
+        Verdict::Legal {
+            captured: Vec::new(),
+            self_captured: Vec::new(),
+        }
+    }
+
+    /// Forgets the standing bans of a confirmation's ko rule (Article 7(2)), leaving only the
+    /// simple-ko ban of the last move: what a broken executor does (the mutant
+    /// `confirmation-ko-as-simple-ko`). No rule calls for it.
+    #[doc(hidden)]
+    pub fn forget_confirmation_bans(&mut self) {
+        if let Some(confirmation) = &mut self.confirmation {
+            confirmation.bans.clear();
+        }
+    }
+
+    /// Ends a confirmation, if one is under way: the game is put back as play stopped.
+    fn back_to_the_stop(&mut self) {
+        if let Some(confirmation) = self.confirmation.take() {
+            *self = *confirmation.stopped;
+        }
+    }
+
     fn agree(&mut self, dead: &[Point]) -> Verdict {
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
-            Phase::Paused => {}
+            Phase::Paused | Phase::Confirming => {}
         }
-        if dead.iter().any(|&p| self.board.get(p).is_none()) {
+        // The confirmation's moves were hypothetical: the dead stones are those of the
+        // position where play stopped.
+        let stopped = self
+            .confirmation
+            .as_ref()
+            .map_or(&self.board, |c| &c.stopped.board);
+        if dead.iter().any(|&p| stopped.get(p).is_none()) {
             return Verdict::Illegal(Reason::NoStone);
         }
+        self.back_to_the_stop();
         let removed = self.board.strings_through(dead);
         for &q in &removed {
             if let Some(color) = self.board.clear_point(q) {
@@ -600,9 +727,14 @@ impl Game {
         match self.phase {
             Phase::Ended => return Verdict::Illegal(Reason::GameOver),
             Phase::Playing | Phase::Resumed => return Verdict::Illegal(Reason::NotPaused),
-            Phase::Paused if !resumes => return Verdict::Illegal(Reason::NoResumption),
-            Phase::Paused => {}
+            Phase::Paused | Phase::Confirming if !resumes => {
+                return Verdict::Illegal(Reason::NoResumption)
+            }
+            Phase::Paused | Phase::Confirming => {}
         }
+        // A resumption starts from the position where play stopped, not from a confirmation's
+        // hypothetical moves.
+        self.back_to_the_stop();
         let by_rule = self.last_passer.map_or(self.to_move, Color::opponent);
         let first = match (self.rules.ending, mover) {
             (Ending::PlayOn, None) => {
@@ -618,7 +750,7 @@ impl Game {
             (Ending::PlayOn, Some(agreed)) => agreed,
             // Japanese 1989, Article 9(3): either player may ask, and the other moves first,
             // so a dispute may name either player; a plain dispute keeps the turn.
-            (Ending::ResumeOnRequest, Some(first)) => first,
+            (Ending::ResumeOnRequest | Ending::ConfirmOrResume, Some(first)) => first,
             (_, Some(named)) if named != by_rule => return Verdict::Illegal(Reason::OutOfTurn),
             _ => by_rule,
         };
@@ -656,6 +788,12 @@ impl Game {
         } else {
             None
         };
+        if let (Some(confirmation), true) = (&mut self.confirmation, removal.ko_shape) {
+            // Article 7(2): the ban on retaking this ko lasts until the player passes for it.
+            confirmation
+                .bans
+                .push((color.opponent(), self.removed[0], point));
+        }
         self.consecutive_passes = 0;
         self.moves_since_resumption = self.moves_since_resumption.map(|m| m + 1);
         self.to_move = color.opponent();

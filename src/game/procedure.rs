@@ -317,6 +317,13 @@ impl Refereed {
         &self.game
     }
 
+    /// [`Game::forget_confirmation_bans`] on the game inside: for the mutant that breaks
+    /// Article 7(2). No rule calls for it.
+    #[doc(hidden)]
+    pub fn forget_confirmation_bans(&mut self) {
+        self.game.forget_confirmation_bans();
+    }
+
     /// Warnings recorded against Black and White under AGA Tournament Rules VI.B.8.
     pub fn warnings(&self) -> [u32; 2] {
         self.warnings
@@ -352,9 +359,11 @@ impl Refereed {
             };
         }
         match event {
-            Event::Move(..) | Event::Dispute(_) | Event::Agree(_) | Event::Resign(_) => {
-                self.record(event)
-            }
+            Event::Move(..)
+            | Event::Dispute(_)
+            | Event::Confirm(_)
+            | Event::Agree(_)
+            | Event::Resign(_) => self.record(event),
             Event::Sealed(color, mv) => self.sealed(color, mv),
             _ if self.rules.illegal_move == IllegalMoveProcedure::None => {
                 Verdict::Illegal(Reason::NoProcedure)
@@ -621,6 +630,10 @@ impl Refereed {
         // are agreeing on the dead stones, and a dispute resumes play.
         explanation.push(match self.game.phase() {
             Phase::Playing | Phase::Resumed => format!("{} to move.", who(self.game.to_move())),
+            Phase::Confirming => format!(
+                "The players go on confirming life and death by hypothetical play: {} to move.",
+                who(self.game.to_move())
+            ),
             Phase::Paused => "Play stays paused after the two passes: the players go on agreeing on the dead stones, and a dispute resumes play.".to_string(),
             Phase::Ended => "The game is over.".to_string(),
         });

@@ -33,6 +33,8 @@ pub enum Reason {
     NoResumption,
     /// An agreement names a point that holds no stone.
     NoStone,
+    /// The ending in force has no confirmation of life and death by hypothetical play.
+    NoConfirmation,
     /// Irregularity (BGA i): a play that captured stones left them on the board.
     CapturesLeft,
     /// Irregularity (BGA ii; illegal under AGA TR VI.B.7): stones were taken off the board
@@ -65,6 +67,7 @@ impl Reason {
         Reason::NotPaused,
         Reason::NoResumption,
         Reason::NoStone,
+        Reason::NoConfirmation,
         Reason::CapturesLeft,
         Reason::RemovedWithLiberties,
         Reason::HandicapMisplaced,
@@ -88,6 +91,7 @@ impl Reason {
             Reason::NotPaused => "not-paused",
             Reason::NoResumption => "no-resumption",
             Reason::NoStone => "no-stone",
+            Reason::NoConfirmation => "no-confirmation",
             Reason::CapturesLeft => "captures-left",
             Reason::RemovedWithLiberties => "removed-with-liberties",
             Reason::HandicapMisplaced => "handicap-misplaced",

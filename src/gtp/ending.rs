@@ -11,7 +11,7 @@ impl Engine<'_> {
         match self.game.phase() {
             Phase::Ended => &[],
             Phase::Paused if self.rules.ending == Ending::TwoPasses => &[],
-            Phase::Playing | Phase::Resumed | Phase::Paused => &self.dead,
+            Phase::Playing | Phase::Resumed | Phase::Paused | Phase::Confirming => &self.dead,
         }
     }
 
@@ -21,7 +21,7 @@ impl Engine<'_> {
     pub(super) fn final_count(&self) -> counting::Count {
         match self.game.phase() {
             Phase::Ended => self.game.count(),
-            Phase::Paused if self.rules.ending != Ending::TwoPasses => {
+            Phase::Paused | Phase::Confirming if self.rules.ending != Ending::TwoPasses => {
                 let mut agreed = self.game.clone();
                 if agreed.apply(Event::Agree(self.dead.clone())).is_legal() {
                     agreed.count()
@@ -29,7 +29,9 @@ impl Engine<'_> {
                     self.count_as_it_stands()
                 }
             }
-            Phase::Paused | Phase::Playing | Phase::Resumed => self.count_as_it_stands(),
+            Phase::Paused | Phase::Confirming | Phase::Playing | Phase::Resumed => {
+                self.count_as_it_stands()
+            }
         }
     }
 

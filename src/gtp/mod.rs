@@ -608,7 +608,7 @@ impl<'r> Engine<'r> {
         match mv {
             Move::Play(point) => self.game.check_play(color, point),
             Move::Pass => match self.game.phase() {
-                Phase::Playing | Phase::Resumed => Ok(()),
+                Phase::Playing | Phase::Resumed | Phase::Confirming => Ok(()),
                 Phase::Paused => Err(Reason::GamePaused),
                 Phase::Ended => Err(Reason::GameOver),
             },

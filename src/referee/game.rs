@@ -308,7 +308,9 @@ fn run(table: &mut Table, options: &GameOptions) -> GameEnd {
                 }
                 continue;
             }
-            Phase::Playing | Phase::Resumed => {}
+            // The referee settles a stop by agreement or dispute and never starts a
+            // confirmation, so the hypothetical play of one is asked like any other move.
+            Phase::Playing | Phase::Resumed | Phase::Confirming => {}
         }
         if table.events.len() > limit {
             table.note(format!(

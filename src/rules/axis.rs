@@ -235,6 +235,11 @@ axis!(
         /// other player moves first (Japanese 1989, Article 9(3)). Any number of
         /// resumptions; each ends again only by two passes and agreement.
         ResumeOnRequest = "resume-on-request",
+        /// As `resume-on-request`, and during the stop the players may also confirm life and
+        /// death by hypothetical play (`confirm`), under its own ko rule: a player whose stone
+        /// was captured in a ko may retake in that ko only after passing once for it (Japanese
+        /// 1989, Article 7(2)). The hypothetical moves are taken back before the agreement.
+        ConfirmOrResume = "confirm-or-resume",
     }
 );
 
@@ -243,8 +248,16 @@ impl Ending {
     pub fn resumes(self) -> bool {
         matches!(
             self,
-            Ending::PauseAgreeResume | Ending::PlayOn | Ending::ResumeOnRequest
+            Ending::PauseAgreeResume
+                | Ending::PlayOn
+                | Ending::ResumeOnRequest
+                | Ending::ConfirmOrResume
         )
+    }
+
+    /// Whether the players may confirm life and death by hypothetical play during the stop.
+    pub fn confirms(self) -> bool {
+        self == Ending::ConfirmOrResume
     }
 }
 

@@ -244,6 +244,11 @@ pub fn write_scenario(scenario: &Scenario) -> String {
     let mut pending: Vec<String> = Vec::new();
     for (index, event) in scenario.events.iter().enumerate() {
         let number = index + 1;
+        // A move of a confirmation of life and death (Japanese 1989, Article 7(2)) is
+        // hypothetical and taken back: the record gives it in words, not as a move.
+        let hypothetical = referee
+            .as_ref()
+            .is_some_and(|r| r.game().phase() == crate::game::Phase::Confirming);
         let verdict = referee.as_mut().map(|r| r.apply(event.clone()));
         let mut lines = Vec::new();
         for expectation in scenario.expectations.iter().filter(|e| e.after == number) {
@@ -262,6 +267,7 @@ pub fn write_scenario(scenario: &Scenario) -> String {
         }
         let refused = matches!(verdict, Some(crate::game::Verdict::Illegal(_)));
         let played = match event {
+            _ if hypothetical => None,
             Event::Move(color, mv) if !refused => Some((*color, *mv)),
             Event::Breach(color, mv, _) | Event::Sealed(color, mv) if !refused => {
                 lines.insert(0, format!("event {number}: {event}"));
