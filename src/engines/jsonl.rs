@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 use super::process::{split_command, EngineProcess};
 use super::profile::Claims;
 use super::protocol::{
-    validate_reply, Reply, Request, RunRequest, Skipped, MAX_LINE_BYTES, PROTOCOL_VERSION,
+    strict_result, validate_reply, Reply, Request, RunRequest, Skipped, MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
 };
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported,
@@ -208,6 +209,12 @@ impl JsonlEngine {
             }
         };
         if self.options.strict {
+            // The typed strict reading first: what it accepts the schema accepts (see
+            // protocol/strict.rs), and the validator reads only what it refuses, to judge it
+            // and word its problems.
+            if let Some(result) = strict_result(&line) {
+                return Ok(Reply::Result(result));
+            }
             if let Err(problems) = validate_reply(&line) {
                 return Err(self.protocol_error(format!(
                     "the reply breaks the protocol's schema: {}; the reply: {}",

@@ -26,8 +26,10 @@ use crate::game::{Event, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Rules, AXES};
 use crate::scenario::Stones;
 
+mod strict;
 mod validate;
 
+pub(crate) use strict::strict_result;
 pub use validate::{validate_reply, validate_request};
 
 /// The version of the protocol this crate speaks. A `hello` with another number is refused.
