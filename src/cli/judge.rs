@@ -346,7 +346,6 @@ fn in_order<T: Sync, R: Send>(
             advance(&mut waiting, &mut first);
         }
         advance(&mut waiting, &mut first);
-        drop(advance);
         outcome
     })
 }
