@@ -10,8 +10,9 @@
 //! on every game; the rates and their ratio are printed.
 //!
 //! Engines: GNU Go 3.8 over GTP (skipped with the reason when it is not installed) and the
-//! reference behind the JSON-lines protocol (`goconform serve`, this crate's binary); then the
-//! reference in this process on the same games, and the ratio of `serve`'s rate to it.
+//! reference behind the JSON-lines protocol (`goconform serve`, this crate's binary), held to
+//! the protocol's schema as `fuzz` and `check` hold it by default and leniently; then the
+//! reference in this process on the same games, and the ratio of `serve`'s rates to it.
 
 use std::time::Instant;
 
@@ -73,18 +74,35 @@ fn main() {
         println!("GNU Go: skipped, `{gnugo}` does not run (apt-get install gnugo)");
     }
     let serve = env!("CARGO_BIN_EXE_goconform");
-    let over_pipes = compare("goconform serve over JSON lines", &|| {
-        Box::new(JsonlEngine::new(
-            serve,
-            &["serve".to_string()],
-            JsonlOptions::default(),
-        ))
-    });
+    // Strict, as `goconform fuzz` and `check` hold an engine by default (every reply to the
+    // protocol's schema), and lenient (`--lenient`).
+    let mut over_pipes = Vec::new();
+    for (strict, name) in [
+        (true, "goconform serve, strict (the default)"),
+        (false, "goconform serve, lenient"),
+    ] {
+        let rate = compare(name, &|| {
+            Box::new(JsonlEngine::new(
+                serve,
+                &["serve".to_string()],
+                JsonlOptions {
+                    strict,
+                    ..JsonlOptions::default()
+                },
+            ))
+        });
+        over_pipes.push((name, rate));
+    }
     // The same games with the reference in this process: the rate `serve` is held to.
     let (_, _, in_process, _) = pass(&mut Reference::new());
     println!(
-        "{:<34} {in_process:>8.0} games/s; serve over JSON lines is {:.2}x of it",
-        "the reference in process",
-        over_pipes / in_process
+        "{:<34} {in_process:>8.0} games/s",
+        "the reference in process"
     );
+    for (name, rate) in over_pipes {
+        println!(
+            "{name:<34} {:.2}x of the reference in process",
+            rate / in_process
+        );
+    }
 }

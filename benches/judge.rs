@@ -20,7 +20,8 @@
 //! sgfmill's board (its legality check: occupied points, captures, suicide; simple ko is not
 //! its board's business), run right after ours. Without `python3 -c "import sgfmill"` that
 //! peer is skipped with the reason. `judge -j 1` and `-j 2` over the corpus from the command
-//! line: `cargo bench --bench allocator` (the binary as shipped).
+//! line: printed last, side by side with their ratio (and `cargo bench --bench allocator`
+//! compares allocators on `-j 1`).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -175,6 +176,88 @@ fn benches(c: &mut Criterion) {
     group.finish();
 
     whole_corpus(&files, &setting);
+    command_line_threads(read_all(&files).len());
+}
+
+/// CPU seconds (user and system) of the children waited for so far.
+#[cfg(unix)]
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage writes into the zeroed struct it is given and reads nothing else.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Elsewhere no CPU time is measured (NaN), only wall time.
+#[cfg(not(unix))]
+fn children_cpu() -> f64 {
+    f64::NAN
+}
+
+/// `goconform judge -j 1` and `-j 2` over the corpus, the binary this bench was built with
+/// (its driver: files taken by the threads one at a time, reports written in order), side by
+/// side: the least wall and CPU time of five runs each, the two taking turns, records a
+/// second, CPU time a record, and the wall-time ratio (the goal is 1.8 on two idle cores; on
+/// a machine busy with other work, the ratio says more about the others than about us, which
+/// the CPU utilisation printed beside it shows).
+fn command_line_threads(count: usize) {
+    const RUNS: usize = 5;
+    let binary = env!("CARGO_BIN_EXE_goconform");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let corpus = corpus_dir();
+    let mut best = [(f64::INFINITY, f64::INFINITY); 2];
+    for _ in 0..RUNS {
+        for (k, jobs) in ["1", "2"].iter().enumerate() {
+            let cpu = children_cpu();
+            let started = Instant::now();
+            let status = std::process::Command::new(binary)
+                .args([
+                    "--root",
+                    root,
+                    "judge",
+                    "-j",
+                    jobs,
+                    "--fallback-rules",
+                    "aga",
+                ])
+                .arg(&corpus)
+                .stdout(std::process::Stdio::null())
+                .status();
+            let wall = started.elapsed().as_secs_f64();
+            match status {
+                // 0-3: judged (a rule broken or a record unread is not a failure to run).
+                Ok(s) if s.code().is_some_and(|c| (0..=3).contains(&c)) => {}
+                other => {
+                    println!("  judge -j {jobs}: skipped, the binary failed: {other:?}");
+                    return;
+                }
+            }
+            let cpu = children_cpu() - cpu;
+            best[k] = (best[k].0.min(wall), best[k].1.min(cpu));
+        }
+    }
+    println!();
+    println!(
+        "the command line over the corpus ({count} records), least of {RUNS} runs each, taking turns; {} cores here",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    for (k, (wall, cpu)) in best.iter().enumerate() {
+        println!(
+            "  judge -j {}  {wall:>7.3} s wall  {:>9.0} records/s  {cpu:>7.3} s CPU  {:>6.1} us CPU a record  {:.2} CPUs busy",
+            k + 1,
+            count as f64 / wall,
+            cpu * 1e6 / count as f64,
+            cpu / wall
+        );
+    }
+    println!(
+        "    judge -j 2 over -j 1 (wall): {:.2}x",
+        best[0].0 / best[1].0
+    );
 }
 
 /// Seconds one call of `f` takes, the least of `RUNS` calls (the machine is shared).

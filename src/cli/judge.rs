@@ -1,7 +1,7 @@
 //! `goconform judge`: replays SGF game records under our rulesets and reports the first move
 //! that breaks a rule, the count and whether the recorded result agrees with it.
 //!
-//! Files are judged in parallel (rayon) and reported in the order given (folders sorted), with
+//! Files are judged in parallel (worker threads taking the next file, see `in_order`) and reported in the order given (folders sorted), with
 //! a progress bar on a terminal. A record that cannot be read is one located error and the
 //! run goes on. Exit code: 0 when every record was read and judged and no move breaks a rule;
 //! 1 when a move of some record breaks a rule (a record artifact included) and every record
@@ -18,7 +18,6 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{load_spec, CommandResult, Project};
@@ -160,14 +159,12 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
             &spec,
             &mut |outcome| done.add(&outcome, args.format, every),
         );
-        bar.inc(1);
         done
     };
-    let jobs = args.jobs.unwrap_or(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .ok();
+    let threads = match args.jobs {
+        Some(n) if n > 0 => n,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     // CSV's header goes before the first row only.
@@ -177,42 +174,44 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
         ..Summary::default()
     };
     let mut wrote_any = false;
-    // Files a window at a time, in the order given: a window's reports are written before the
-    // next window is judged, so memory holds one window's reports, whatever the run's size.
-    let window = JUDGE_WINDOW * pool.as_ref().map_or(1, |p| p.current_num_threads().max(1));
     let write_error = |e: std::io::Error| format!("cannot write the report: {e}");
-    for chunk in files.chunks(window) {
-        let judged: Vec<Judged> = match &pool {
-            Some(pool) => pool.install(|| chunk.par_iter().map(judge_file).collect()),
-            None => chunk.iter().map(judge_file).collect(),
-        };
-        for done in judged {
-            summary.merge(done.tally);
-            wrote_any |= !done.text.is_empty() || !done.rows.is_empty();
-            out.write_all(done.text.as_bytes()).map_err(write_error)?;
-            for row in done.rows {
-                match args.format {
-                    Format::Csv => {
-                        let mut writer = csv::WriterBuilder::new()
-                            .has_headers(std::mem::take(&mut csv_header))
-                            .from_writer(Vec::new());
-                        writer
-                            .serialize(row)
-                            .map_err(|e| write_error(std::io::Error::other(e)))?;
-                        let bytes = writer
-                            .into_inner()
-                            .map_err(|e| write_error(std::io::Error::other(e.to_string())))?;
-                        out.write_all(&bytes).map_err(write_error)?;
-                    }
-                    _ => {
-                        serde_json::to_writer(&mut out, &row)
-                            .map_err(|e| write_error(std::io::Error::other(e)))?;
-                        writeln!(out).map_err(write_error)?;
-                    }
+    // Each file's reports written as soon as every file before it has been: memory holds at
+    // most a window of files' reports (see `in_order`), whatever the run's size.
+    let mut emit = |done: Judged| -> Result<(), String> {
+        bar.inc(1);
+        summary.merge(done.tally);
+        wrote_any |= !done.text.is_empty() || !done.rows.is_empty();
+        out.write_all(done.text.as_bytes()).map_err(write_error)?;
+        for row in done.rows {
+            match args.format {
+                Format::Csv => {
+                    let mut writer = csv::WriterBuilder::new()
+                        .has_headers(std::mem::take(&mut csv_header))
+                        .from_writer(Vec::new());
+                    writer
+                        .serialize(row)
+                        .map_err(|e| write_error(std::io::Error::other(e)))?;
+                    let bytes = writer
+                        .into_inner()
+                        .map_err(|e| write_error(std::io::Error::other(e.to_string())))?;
+                    out.write_all(&bytes).map_err(write_error)?;
+                }
+                _ => {
+                    serde_json::to_writer(&mut out, &row)
+                        .map_err(|e| write_error(std::io::Error::other(e)))?;
+                    writeln!(out).map_err(write_error)?;
                 }
             }
         }
-    }
+        Ok(())
+    };
+    in_order(
+        &files,
+        threads,
+        JUDGE_WINDOW * threads,
+        &judge_file,
+        &mut emit,
+    )?;
     bar.finish_and_clear();
     summary.seconds = started.elapsed().as_secs_f64();
     let written = match args.format {
@@ -228,8 +227,128 @@ pub(super) fn judge_command(root: &Project, args: &JudgeArgs) -> CommandResult {
     Ok(ExitCode::from(exit_code(&summary)))
 }
 
-/// How many files a worker thread is given per window of a run (see `judge_command`).
+/// How many files a worker thread may run ahead of the first file not yet written (see
+/// [`in_order`]).
 const JUDGE_WINDOW: usize = 64;
+
+/// Runs `work` on every item on `threads` threads (the calling thread one of them) and hands
+/// the results to `take` in the items' order, on the calling thread. Each thread takes the next
+/// item from a shared counter (one atomic add per item, so a long file holds up only its own
+/// thread, and there is no barrier between batches) and judges it with nothing shared; the
+/// other threads send their results over a channel, which the calling thread empties without
+/// waiting between its own items, putting results back in order and handing each over as
+/// soon as those before it are. It waits for the others only when the next result it needs
+/// is theirs and it may not run further ahead. A thread more than `window` items ahead of the
+/// first result not taken waits (the only lock, taken only then), so at most `window` results
+/// wait in memory. When `take` fails, the threads stop taking items and its error is returned.
+fn in_order<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    window: usize,
+    work: &(dyn Fn(&T) -> R + Sync),
+    take: &mut dyn FnMut(R) -> Result<(), String>,
+) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().try_for_each(|item| take(work(item)));
+    }
+    let window = window.max(1);
+    let next = AtomicUsize::new(0);
+    let taken = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // Threads waiting at the gate: the calling thread takes its lock only when there are any.
+    let sleeping = AtomicUsize::new(0);
+    let gate = (Mutex::new(()), Condvar::new());
+    let (send, receive) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            let send = send.clone();
+            let (next, taken, stop, sleeping, gate) = (&next, &taken, &stop, &sleeping, &gate);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= items.len() || stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                if i >= taken.load(Ordering::SeqCst) + window {
+                    let mut guard = gate.0.lock().unwrap_or_else(PoisonError::into_inner);
+                    sleeping.fetch_add(1, Ordering::SeqCst);
+                    while i >= taken.load(Ordering::SeqCst) + window && !stop.load(Ordering::SeqCst)
+                    {
+                        guard = gate.1.wait(guard).unwrap_or_else(PoisonError::into_inner);
+                    }
+                    sleeping.fetch_sub(1, Ordering::SeqCst);
+                }
+                if send.send((i, work(&items[i]))).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = BTreeMap::new();
+        let mut first = 0;
+        let mut outcome = Ok(());
+        // Hands over every result in order from `first`, and lets waiting threads on.
+        let mut advance = |waiting: &mut BTreeMap<usize, R>, first: &mut usize| {
+            let before = *first;
+            while let Some(result) = waiting.remove(first) {
+                if outcome.is_ok() {
+                    outcome = take(result);
+                    if outcome.is_err() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                *first += 1;
+            }
+            if *first != before || outcome.is_err() {
+                taken.store(*first, Ordering::SeqCst);
+                // A thread that counted itself sleeping checks `taken` and `stop` under the
+                // lock after counting, so one that missed these stores is seen here.
+                if sleeping.load(Ordering::SeqCst) > 0 {
+                    let _guard = gate.0.lock().unwrap_or_else(PoisonError::into_inner);
+                    gate.1.notify_all();
+                }
+            }
+            outcome.is_err()
+        };
+        loop {
+            waiting.extend(receive.try_iter());
+            if advance(&mut waiting, &mut first) {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= items.len() {
+                break;
+            }
+            // Too far ahead: what is needed next is another thread's.
+            while i >= first + window {
+                match receive.recv() {
+                    Ok((k, result)) => {
+                        waiting.insert(k, result);
+                    }
+                    Err(_) => break,
+                }
+                if advance(&mut waiting, &mut first) {
+                    break;
+                }
+            }
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            waiting.insert(i, work(&items[i]));
+        }
+        // The rest from the other threads; the channel ends when every one has ended.
+        for (k, result) in receive.iter() {
+            waiting.insert(k, result);
+            advance(&mut waiting, &mut first);
+        }
+        advance(&mut waiting, &mut first);
+        outcome
+    })
+}
 
 /// What a worker hands back for one file: its reports, rendered as judged, and its tallies.
 #[derive(Default)]
@@ -1042,5 +1161,60 @@ fn choice_word(choice: &[usize]) -> String {
             .map(|i| (i + 1).to_string())
             .collect::<Vec<_>>()
             .join("+")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_order;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Results come back in the items' order whatever the threads and the time each item
+    /// takes, no worker runs more than the window ahead of what was taken, and a failure to
+    /// take stops the run with its error.
+    #[test]
+    fn results_come_in_order_within_the_window() {
+        let items: Vec<u64> = (0..500).collect();
+        for threads in [1, 2, 3, 8] {
+            for window in [1, 4, 64] {
+                let taken = AtomicUsize::new(0);
+                let ahead = AtomicUsize::new(0);
+                let work = |&i: &u64| {
+                    let lead = (i as usize).saturating_sub(taken.load(Ordering::SeqCst));
+                    ahead.fetch_max(lead, Ordering::SeqCst);
+                    // Uneven work: every seventh item is slow.
+                    if i % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                    i * 3
+                };
+                let mut got = Vec::new();
+                in_order(&items, threads, window, &work, &mut |r| {
+                    got.push(r);
+                    taken.store(got.len(), Ordering::SeqCst);
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(got, items.iter().map(|i| i * 3).collect::<Vec<_>>());
+                // A worker may start item `taken + window - 1` at most (plus the one
+                // `threads == 1` reads inline).
+                assert!(
+                    ahead.load(Ordering::SeqCst) < window.max(1) + 1,
+                    "{threads} threads, window {window}: {} ahead",
+                    ahead.load(Ordering::SeqCst)
+                );
+            }
+        }
+        let mut seen = 0;
+        let failed = in_order(&items, 2, 8, &|&i: &u64| i, &mut |_| {
+            seen += 1;
+            if seen == 10 {
+                Err("full".to_string())
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(failed, Err("full".to_string()));
+        assert_eq!(seen, 10);
     }
 }

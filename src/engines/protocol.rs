@@ -26,8 +26,10 @@ use crate::game::{Event, Phase, Reason, Setup, SetupHistory, Verdict};
 use crate::rules::{Rules, AXES};
 use crate::scenario::Stones;
 
+mod strict;
 mod validate;
 
+pub(crate) use strict::strict_result;
 pub use validate::{validate_reply, validate_request};
 
 /// The version of the protocol this crate speaks. A `hello` with another number is refused.
@@ -717,10 +719,17 @@ impl Reply {
         }
     }
 
-    /// Reads an engine's reply line: in `strict` mode the schema's every problem first, then
+    /// Reads an engine's reply line: in `strict` mode held to the schema first (a `result` by the
+    /// typed strict reading, anything it refuses by the validator, with every problem), then
     /// the message itself. The error says what is wrong and shows the start of the line.
     pub fn from_line(line: &str, strict: bool) -> Result<Reply, String> {
         if strict {
+            // The typed strict reading first: what it accepts the schema accepts (see
+            // protocol/strict.rs), and the validator reads only what it refuses, to judge it
+            // and word its problems.
+            if let Some(result) = strict_result(line) {
+                return Ok(Reply::Result(result));
+            }
             if let Err(problems) = validate_reply(line) {
                 return Err(format!(
                     "the reply breaks the protocol's schema: {}; the reply: {}",

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::MAX_LINE_BYTES;
 
 /// The committed schema, as built into the binary.
-const SCHEMA: &str = include_str!("../../../docs/protocol.schema.json");
+pub(super) const SCHEMA: &str = include_str!("../../../docs/protocol.schema.json");
 
 /// Where the schema is filed for the compiler (its own `$id` names it as well).
 const LOCATION: &str = "https://goconform.invalid/protocol.schema.json";
