@@ -63,9 +63,10 @@
 //!    per size and ko rule are played with it and the reference in step, every point judged by
 //!    both before every move and the boards compared after it (`verify_ceiling`).
 //! 3. `goban` 0.20 (`goban/...`), with its own legality check (`Game::check_point`), on the
-//!    global allocator of this bench (the system's: a playout of ours allocates nothing, so
-//!    the choice moves only `goban`, which allocates on every play, and issue 38 measured it
-//!    4-6x faster with mimalloc; the bench does not bring one). Its `JAPANESE` preset is our
+//!    global allocator of this bench: mimalloc (with the default `mimalloc` feature), the one
+//!    that suits it best (it allocates on every play, and issue 38 measured its playouts 4-6x
+//!    faster with mimalloc than with glibc's malloc) and the one the binary ships; a playout
+//!    of ours allocates nothing, so the choice moves only `goban`. Its `JAPANESE` preset is our
 //!    `simple`; its `CHINESE` preset checks positional superko only for plays that capture.
 //! 4. OpenSpiel's go board (`openspiel/simple`): its `go_board.cc` compiled unchanged with
 //!    `-O3` from OpenSpiel's source distribution by `benches/peers/openspiel/build.sh`, with
@@ -91,6 +92,14 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use goconform::board::{Color, Move, Point};
+
+/// The bench's global allocator: mimalloc, the one the binary ships (src/main.rs) and the one
+/// that suits the `goban` peer best (it allocates on every play; issue 38 measured its playouts
+/// 4-6x faster with mimalloc than with glibc's malloc). Ours allocates nothing a move and
+/// OpenSpiel's C++ board allocates through its own runtime, so the choice moves only `goban`.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use goconform::game::{Event, Game, Setup};
 use goconform::rules::{KoRule, PassStones, Rules, SuicideRule};
 
@@ -1123,8 +1132,9 @@ fn table_seconds() -> f64 {
 }
 
 /// Prints one table: every entry's moves per second under every method, ours/ceiling and
-/// ours/peer ratios. Entry 0 is ours and entry 1 the ceiling (when `ceiling`).
-fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
+/// ours/peer ratios. Entry 0 is ours and entry 1 the ceiling (when `ceiling`). Returns, for
+/// every other entry by name, ours at its worst fresh method against that entry's best.
+fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) -> Vec<(String, f64)> {
     let seconds = table_seconds();
     println!("{title} (M moves/s, fastest batch of {MOVES_PER_BATCH} moves or of the {GAMES_PER_FIXED_BATCH} fixed games):");
     print!("  {:<18}", "method");
@@ -1148,6 +1158,7 @@ fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
     let fresh = || rates.iter().filter(|(m, _)| m.fresh());
     let ours_worst = fresh().map(|(_, b)| b[0]).fold(f64::INFINITY, f64::min);
     let ours_best = fresh().map(|(_, b)| b[0]).fold(0f64, f64::max);
+    let mut worst = Vec::new();
     for (k, e) in entries.iter().enumerate().skip(1) {
         let best = fresh().map(|(_, b)| b[k]).fold(0f64, f64::max);
         println!(
@@ -1157,7 +1168,27 @@ fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
             ours_best / best,
             e.name
         );
+        worst.push((e.name.clone(), ours_worst / best));
     }
+    worst
+}
+
+/// One row of the README's table of play ratios (README "Performance"), as the run measured
+/// it: ours at its worst fresh method against the ceiling's, OpenSpiel's and `goban`'s best
+/// (a cell is empty where the table has no such contender).
+fn readme_row(label: &str, ratios: &[(String, f64)]) -> String {
+    let cell = |prefix: &str, digits: usize| {
+        ratios
+            .iter()
+            .find(|(name, _)| name.starts_with(prefix))
+            .map_or(String::new(), |(_, r)| format!("{r:.digits$}x"))
+    };
+    format!(
+        "| {label} | {} | {} | {} |",
+        cell("ceiling/", 2),
+        cell("openspiel/", 2),
+        cell("goban/", 1)
+    )
 }
 
 /// The tables every run prints when asked (see the opening comment).
@@ -1178,6 +1209,7 @@ fn ratios(_: &mut Criterion) {
     if let Err(why) = &openspiel {
         println!("openspiel skipped: {why}");
     }
+    let mut rows = Vec::new();
     for side in [9u8, 19] {
         for (ko, peer, rule) in compared() {
             verify_ceiling(side, ko, Policy::Random);
@@ -1197,11 +1229,19 @@ fn ratios(_: &mut Criterion) {
                     openspiel::Stream::new(lib, side, false, SEED)
                 }));
             }
-            table(
+            let ratios = table(
                 &format!("random play {side}x{side}, ours {ko}"),
                 &entries,
                 true,
             );
+            let ko_words = match ko {
+                KoRule::Simple => "simple ko",
+                _ => "situational superko",
+            };
+            rows.push(readme_row(
+                &format!("random, {side}x{side}, ours {ko_words}"),
+                &ratios,
+            ));
         }
     }
     for side in [9u8, 19] {
@@ -1228,11 +1268,23 @@ fn ratios(_: &mut Criterion) {
                 openspiel::Stream::new(lib, side, true, SEED)
             }));
         }
-        table(
+        let ratios = table(
             &format!("uniform play {side}x{side}, ours situational"),
             &entries,
             false,
         );
+        rows.push(readme_row(
+            &format!("uniform, {side}x{side}, ours situational superko"),
+            &ratios,
+        ));
+    }
+    println!(
+        "README rows (ours at its worst fresh method against each other's best fresh method):"
+    );
+    println!("| workload, board | ours / ceiling | ours / OpenSpiel (simple ko) | ours / goban |");
+    println!("|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
     }
 }
 
