@@ -242,7 +242,7 @@ impl History {
     /// (Black's, White's) on the board, repeat the history in the sense of `rule`?
     /// `board_after` builds the resulting board; it is called only when a candidate with the
     /// same hash and the right metadata exists, to compare whole positions.
-    #[inline]
+    #[inline(always)]
     pub fn repeats(
         &self,
         rule: KoRule,
@@ -261,9 +261,23 @@ impl History {
         }
         debug_assert!(!self.count_only, "a count-only history asked about {rule}");
         if self.slots.is_empty() || !self.may_repeat(stones_after) {
-            // Nothing recorded, or no position with as many stones of each colour.
+            // Nothing recorded, or no position with as many stones of each colour: settled
+            // inline, without a call.
             return false;
         }
+        self.repeats_by_hash(rule, mover, hash_after, board_after)
+    }
+
+    /// [`History::repeats`] past its quick refusals, out of line: the entries with the hash,
+    /// then whole positions compared.
+    #[inline(never)]
+    fn repeats_by_hash(
+        &self,
+        rule: KoRule,
+        mover: Color,
+        hash_after: u64,
+        board_after: impl FnOnce() -> Board,
+    ) -> bool {
         let latest = self.slots[self.slot_of(hash_after)];
         if latest == NONE {
             return false;

@@ -372,6 +372,7 @@ impl Game {
 
     /// Judges a board play by `color` at `point` as if it were `color`'s turn, without
     /// changing anything. This is the question GTP's `is_legal` asks.
+    #[inline]
     pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.judge(color, point)
     }
@@ -380,6 +381,7 @@ impl Game {
     /// the turn, then the board and the ko rule) and, if it is legal, hands back the judgement
     /// so that the play can be made without judging it again. The judgement borrows the game,
     /// so nothing can change between the judgement and the play it allows.
+    #[inline]
     pub fn judge_play(&mut self, color: Color, point: Point) -> Result<JudgedPlay<'_>, Reason> {
         self.may_move(color)?;
         self.judge(color, point)?;
