@@ -57,7 +57,11 @@
 //!    play is made without a second look (`JudgedPlay::play_in_place`, which lends the removed
 //!    stones and allocates nothing a move); a new game is `Game::new_reusing` the last one's
 //!    storage. Every check of the rules is kept: the full repetition history with whole
-//!    positions compared behind every hash match.
+//!    positions compared behind every hash match. A point with an empty neighbour and no
+//!    opposing one is judged by one load of the board's neighbour counts (as OpenSpiel judges
+//!    a point with an empty neighbour), and under superko its result is looked up in the
+//!    history only when some recorded position has as many stones of each colour; every other
+//!    point gets the full judgement.
 //! 2. The ceiling (`ceiling/<ko>`): a minimal board written here for speed alone, which trusts
 //!    64-bit hashes where the reference compares whole positions. Before it is timed, 20 games
 //!    per size and ko rule are played with it and the reference in step, every point judged by
@@ -76,10 +80,11 @@
 //!    its games are checked to be ours under simple ko, move count for move count, on 20
 //!    seeds per size and workload.
 //!
-//! Two workloads: `random` (each turn a uniformly random empty point is tried, an illegal one
-//! dropped for the turn, a pass when none is left) and `uniform` (each turn every empty point
-//! is judged and one of the legal ones drawn uniformly; ours judges the drawn one once more
-//! when it plays it, OpenSpiel does not). A game stops after two consecutive passes or at
+//! Two workloads, the same algorithm on every side: `random` (each turn a uniformly random
+//! empty point is tried, an illegal one dropped for the turn, a pass when none is left) and
+//! `uniform` (each turn every empty point is judged, in the same order on every side, and one
+//! of the legal ones drawn uniformly; ours judges the drawn one once more when it plays it,
+//! OpenSpiel does not). A game stops after two consecutive passes or at
 //! three times the board area in moves. Suicide forbidden, pass stones on.
 //!
 //! Also here: `check_play_19x19` (`Game::check_play` on every empty point of one mid-game
