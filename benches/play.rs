@@ -68,10 +68,13 @@
 //!    both before every move and the boards compared after it (`verify_ceiling`).
 //! 3. `goban` 0.20 (`goban/...`), with its own legality check (`Game::check_point`), on the
 //!    global allocator of this bench: mimalloc (with the default `mimalloc` feature), the one
-//!    that suits it best (it allocates on every play, and issue 38 measured its playouts 4-6x
-//!    faster with mimalloc than with glibc's malloc) and the one the binary ships; a playout
-//!    of ours allocates nothing, so the choice moves only `goban`. Its `JAPANESE` preset is our
-//!    `simple`; its `CHINESE` preset checks positional superko only for plays that capture.
+//!    the binary ships and the one that suits `goban` best as measured both ways (built with
+//!    `--no-default-features --features cli,goban,libtest` the bench runs on glibc's malloc:
+//!    in one run each on the development machine, ours/goban 5.6-5.8x on 9x9 and 13.1-14.4x
+//!    on 19x19 on mimalloc, 5.9-6.1x and 13.1-15.1x on glibc's, so `goban` is as fast or a
+//!    little faster on mimalloc, within the noise of two runs); a playout of ours allocates
+//!    nothing, so the choice moves only `goban`. Its `JAPANESE` preset is our `simple`; its
+//!    `CHINESE` preset checks positional superko only for plays that capture.
 //! 4. OpenSpiel's go board (`openspiel/simple`): its `go_board.cc` compiled unchanged with
 //!    `-O3` from OpenSpiel's source distribution by `benches/peers/openspiel/build.sh`, with
 //!    the same stream loop in C++ (`shim.cc`), loaded at run time from
@@ -99,9 +102,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use goconform::board::{Color, Move, Point};
 
 /// The bench's global allocator: mimalloc, the one the binary ships (src/main.rs) and the one
-/// that suits the `goban` peer best (it allocates on every play; issue 38 measured its playouts
-/// 4-6x faster with mimalloc than with glibc's malloc). Ours allocates nothing a move and
-/// OpenSpiel's C++ board allocates through its own runtime, so the choice moves only `goban`.
+/// that suits the `goban` peer best, which allocates on every play (measured both ways: see
+/// the opening comment). Ours allocates nothing a move and OpenSpiel's C++ board allocates
+/// through its own runtime, so the choice moves only `goban`.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
