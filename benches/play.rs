@@ -57,16 +57,24 @@
 //!    play is made without a second look (`JudgedPlay::play_in_place`, which lends the removed
 //!    stones and allocates nothing a move); a new game is `Game::new_reusing` the last one's
 //!    storage. Every check of the rules is kept: the full repetition history with whole
-//!    positions compared behind every hash match.
+//!    positions compared behind every hash match. A point with an empty neighbour and no
+//!    opposing one is judged by one load of the board's neighbour counts (as OpenSpiel judges
+//!    a point with an empty neighbour), and under superko its result is looked up in the
+//!    history only when some recorded position has as many stones of each colour; every other
+//!    point gets the full judgement.
 //! 2. The ceiling (`ceiling/<ko>`): a minimal board written here for speed alone, which trusts
 //!    64-bit hashes where the reference compares whole positions. Before it is timed, 20 games
 //!    per size and ko rule are played with it and the reference in step, every point judged by
 //!    both before every move and the boards compared after it (`verify_ceiling`).
 //! 3. `goban` 0.20 (`goban/...`), with its own legality check (`Game::check_point`), on the
-//!    global allocator of this bench (the system's: a playout of ours allocates nothing, so
-//!    the choice moves only `goban`, which allocates on every play, and issue 38 measured it
-//!    4-6x faster with mimalloc; the bench does not bring one). Its `JAPANESE` preset is our
-//!    `simple`; its `CHINESE` preset checks positional superko only for plays that capture.
+//!    global allocator of this bench: mimalloc (with the default `mimalloc` feature), the one
+//!    the binary ships and the one that suits `goban` best as measured both ways (built with
+//!    `--no-default-features --features cli,goban,libtest` the bench runs on glibc's malloc:
+//!    in one run each on the development machine, ours/goban 5.6-5.8x on 9x9 and 13.1-14.4x
+//!    on 19x19 on mimalloc, 5.9-6.1x and 13.1-15.1x on glibc's, so `goban` is as fast or a
+//!    little faster on mimalloc, within the noise of two runs); a playout of ours allocates
+//!    nothing, so the choice moves only `goban`. Its `JAPANESE` preset is our `simple`; its
+//!    `CHINESE` preset checks positional superko only for plays that capture.
 //! 4. OpenSpiel's go board (`openspiel/simple`): its `go_board.cc` compiled unchanged with
 //!    `-O3` from OpenSpiel's source distribution by `benches/peers/openspiel/build.sh`, with
 //!    the same stream loop in C++ (`shim.cc`), loaded at run time from
@@ -75,10 +83,11 @@
 //!    its games are checked to be ours under simple ko, move count for move count, on 20
 //!    seeds per size and workload.
 //!
-//! Two workloads: `random` (each turn a uniformly random empty point is tried, an illegal one
-//! dropped for the turn, a pass when none is left) and `uniform` (each turn every empty point
-//! is judged and one of the legal ones drawn uniformly; ours judges the drawn one once more
-//! when it plays it, OpenSpiel does not). A game stops after two consecutive passes or at
+//! Two workloads, the same algorithm on every side: `random` (each turn a uniformly random
+//! empty point is tried, an illegal one dropped for the turn, a pass when none is left) and
+//! `uniform` (each turn every empty point is judged, in the same order on every side, and one
+//! of the legal ones drawn uniformly; ours judges the drawn one once more when it plays it,
+//! OpenSpiel does not). A game stops after two consecutive passes or at
 //! three times the board area in moves. Suicide forbidden, pass stones on.
 //!
 //! Also here: `check_play_19x19` (`Game::check_play` on every empty point of one mid-game
@@ -91,6 +100,14 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use goconform::board::{Color, Move, Point};
+
+/// The bench's global allocator: mimalloc, the one the binary ships (src/main.rs) and the one
+/// that suits the `goban` peer best, which allocates on every play (measured both ways: see
+/// the opening comment). Ours allocates nothing a move and OpenSpiel's C++ board allocates
+/// through its own runtime, so the choice moves only `goban`.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use goconform::game::{Event, Game, Setup};
 use goconform::rules::{KoRule, PassStones, Rules, SuicideRule};
 
@@ -1123,8 +1140,9 @@ fn table_seconds() -> f64 {
 }
 
 /// Prints one table: every entry's moves per second under every method, ours/ceiling and
-/// ours/peer ratios. Entry 0 is ours and entry 1 the ceiling (when `ceiling`).
-fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
+/// ours/peer ratios. Entry 0 is ours and entry 1 the ceiling (when `ceiling`). Returns, for
+/// every other entry by name, ours at its worst fresh method against that entry's best.
+fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) -> Vec<(String, f64)> {
     let seconds = table_seconds();
     println!("{title} (M moves/s, fastest batch of {MOVES_PER_BATCH} moves or of the {GAMES_PER_FIXED_BATCH} fixed games):");
     print!("  {:<18}", "method");
@@ -1148,6 +1166,7 @@ fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
     let fresh = || rates.iter().filter(|(m, _)| m.fresh());
     let ours_worst = fresh().map(|(_, b)| b[0]).fold(f64::INFINITY, f64::min);
     let ours_best = fresh().map(|(_, b)| b[0]).fold(0f64, f64::max);
+    let mut worst = Vec::new();
     for (k, e) in entries.iter().enumerate().skip(1) {
         let best = fresh().map(|(_, b)| b[k]).fold(0f64, f64::max);
         println!(
@@ -1157,7 +1176,27 @@ fn table(title: &str, entries: &[Entry<'_>], ceiling: bool) {
             ours_best / best,
             e.name
         );
+        worst.push((e.name.clone(), ours_worst / best));
     }
+    worst
+}
+
+/// One row of the README's table of play ratios (README "Performance"), as the run measured
+/// it: ours at its worst fresh method against the ceiling's, OpenSpiel's and `goban`'s best
+/// (a cell is empty where the table has no such contender).
+fn readme_row(label: &str, ratios: &[(String, f64)]) -> String {
+    let cell = |prefix: &str, digits: usize| {
+        ratios
+            .iter()
+            .find(|(name, _)| name.starts_with(prefix))
+            .map_or(String::new(), |(_, r)| format!("{r:.digits$}x"))
+    };
+    format!(
+        "| {label} | {} | {} | {} |",
+        cell("ceiling/", 2),
+        cell("openspiel/", 2),
+        cell("goban/", 1)
+    )
 }
 
 /// The tables every run prints when asked (see the opening comment).
@@ -1178,6 +1217,7 @@ fn ratios(_: &mut Criterion) {
     if let Err(why) = &openspiel {
         println!("openspiel skipped: {why}");
     }
+    let mut rows = Vec::new();
     for side in [9u8, 19] {
         for (ko, peer, rule) in compared() {
             verify_ceiling(side, ko, Policy::Random);
@@ -1197,11 +1237,19 @@ fn ratios(_: &mut Criterion) {
                     openspiel::Stream::new(lib, side, false, SEED)
                 }));
             }
-            table(
+            let ratios = table(
                 &format!("random play {side}x{side}, ours {ko}"),
                 &entries,
                 true,
             );
+            let ko_words = match ko {
+                KoRule::Simple => "simple ko",
+                _ => "situational superko",
+            };
+            rows.push(readme_row(
+                &format!("random, {side}x{side}, ours {ko_words}"),
+                &ratios,
+            ));
         }
     }
     for side in [9u8, 19] {
@@ -1228,11 +1276,23 @@ fn ratios(_: &mut Criterion) {
                 openspiel::Stream::new(lib, side, true, SEED)
             }));
         }
-        table(
+        let ratios = table(
             &format!("uniform play {side}x{side}, ours situational"),
             &entries,
             false,
         );
+        rows.push(readme_row(
+            &format!("uniform, {side}x{side}, ours situational superko"),
+            &ratios,
+        ));
+    }
+    println!(
+        "README rows (ours at its worst fresh method against each other's best fresh method):"
+    );
+    println!("| workload, board | ours / ceiling | ours / OpenSpiel (simple ko) | ours / goban |");
+    println!("|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use goconform::board::{Board, Color, Move, Point};
+use goconform::board::{Board, Color, Move, Point, QuietPlay};
 use goconform::game::{Event, Game, Reason, Setup, Verdict};
 use goconform::rules::{KoRule, Rules, SuicideRule};
 use proptest::prelude::*;
@@ -69,6 +69,26 @@ proptest! {
             let mv = if pass_roll == 0 { Move::Pass } else { Move::Play(p) };
             let before = game.board().clone();
             let preview = before.preview(color, p);
+            // The quiet check legality uses under repetition rules tells what the preview
+            // tells, on every point for either colour.
+            for q in before.points() {
+                for c in [Color::Black, Color::White] {
+                    let quiet = before.quiet_play(c, q);
+                    match before.preview(c, q) {
+                        None => prop_assert_eq!(quiet, None),
+                        Some(full) if full.captured > 0 => {
+                            prop_assert_eq!(quiet, Some(QuietPlay::Captures))
+                        }
+                        Some(full) if full.self_captured > 0 => {
+                            prop_assert_eq!(quiet, Some(QuietPlay::Lost))
+                        }
+                        Some(full) => prop_assert_eq!(
+                            quiet,
+                            Some(QuietPlay::Keeps { hash_after: full.hash_after })
+                        ),
+                    }
+                }
+            }
             let verdict = game.apply(Event::Move(color, mv));
             let board = game.board();
             prop_assert_eq!(board.hash(), board.hash_from_scratch());

@@ -67,6 +67,14 @@ const BLACK: u8 = 1;
 const WHITE: u8 = 2;
 const BORDER: u8 = 3;
 
+/// Where [`Board`]'s `around` counts the neighbours holding `cell` (empty, black or white):
+/// four bits for each content, for at most four neighbours.
+#[inline(always)]
+fn neighbour_shift(cell: u8) -> u32 {
+    u32::from(cell) * 4
+}
+const NEIGHBOUR_MASK: u16 = 0xF;
+
 /// The liberties string `h` loses to a stone played where `heads` (from
 /// [`Board::string_heads`]) are the neighbours: one for each neighbouring stone of it.
 #[inline(always)]
@@ -114,6 +122,21 @@ pub struct PlayPreview {
     pub ko_shape: bool,
 }
 
+/// A play as [`Board::quiet_play`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuietPlay {
+    /// It captures nothing and its stone stays on the board; the hash of the position after it.
+    Keeps {
+        /// The Zobrist hash of the board after the play.
+        hash_after: u64,
+    },
+    /// It captures nothing and its stone (with any string it joins) is left without a
+    /// liberty.
+    Lost,
+    /// It captures at least one opposing string: [`Board::preview`] tells the rest.
+    Captures,
+}
+
 /// What a play did: how many stones each side lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Removal {
@@ -140,6 +163,10 @@ pub struct Board {
     libs: Grid<u16>,
     size: Grid<u16>,
     string_hash: Grid<u64>,
+    /// For every point, what its neighbours on the board hold: a count of each kind of
+    /// content in its own four bits (`neighbour_shift`), kept as stones come and go. Read
+    /// only for empty points; what border points hold is never read.
+    around: Grid<u16>,
     hash: u64,
     stones: [u32; 2],
     /// The stones again as two bit planes over the padded indices, Black's words then
@@ -164,6 +191,7 @@ pub struct BoardMark {
     libs: Vec<u16>,
     size: Vec<u16>,
     string_hash: Vec<u64>,
+    around: Vec<u16>,
     hash: u64,
     stones: [u32; 2],
     planes: Vec<u64>,
@@ -199,6 +227,7 @@ impl Board {
             libs: Grid::new(0),
             size: Grid::new(0),
             string_hash: Grid::new(0),
+            around: Grid::new(0),
             hash: 0,
             stones: [0, 0],
         };
@@ -229,6 +258,18 @@ impl Board {
                 self.cells[(usize::from(row) + 1) * stride + usize::from(col) + 1] = EMPTY;
             }
         }
+        self.stride = stride;
+        for row in 0..height {
+            for col in 0..width {
+                let index = (usize::from(row) + 1) * stride + usize::from(col) + 1;
+                let empty = self
+                    .neighbours(index)
+                    .iter()
+                    .map(|&n| u16::from(self.cells[n] == EMPTY))
+                    .sum::<u16>();
+                self.around[index] = empty << neighbour_shift(EMPTY);
+            }
+        }
         let plane_words = len.div_ceil(64);
         // 25x25 padded is 729 points, 12 words a plane: every word has its bit in `changed`.
         debug_assert!(2 * plane_words <= 32);
@@ -238,7 +279,6 @@ impl Board {
         self.changed = 0;
         self.width = width;
         self.height = height;
-        self.stride = stride;
         self.hash = 0;
         self.stones = [0, 0];
     }
@@ -261,6 +301,7 @@ impl Board {
         keep(&mut mark.libs, &self.libs, len);
         keep(&mut mark.size, &self.size, len);
         keep(&mut mark.string_hash, &self.string_hash, len);
+        keep(&mut mark.around, &self.around, len);
         mark.planes.clear();
         mark.planes.extend_from_slice(&self.planes);
         mark.hash = self.hash;
@@ -289,6 +330,7 @@ impl Board {
         put(&mut self.libs, &mark.libs);
         put(&mut self.size, &mark.size);
         put(&mut self.string_hash, &mark.string_hash);
+        put(&mut self.around, &mark.around);
         self.planes.copy_from_slice(&mark.planes);
         self.hash = mark.hash;
         self.stones = mark.stones;
@@ -311,20 +353,24 @@ impl Board {
     }
 
     /// The Zobrist hash of the stones on the board (not of whose turn it is).
+    #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
     /// Stones of one colour on the board.
+    #[inline]
     pub fn stone_count(&self, color: Color) -> u32 {
         self.stones[color.index()]
     }
 
     /// True if the point lies on this board.
+    #[inline]
     pub fn contains(&self, p: Point) -> bool {
         p.col < self.width && p.row < self.height
     }
 
+    #[inline]
     fn index(&self, p: Point) -> usize {
         (usize::from(p.row) + 1) * self.stride + usize::from(p.col) + 1
     }
@@ -449,10 +495,10 @@ impl Board {
         if self.cells[index] != EMPTY {
             return None;
         }
-        let neighbours = self.neighbours(index);
-        if neighbours.iter().any(|&n| self.cells[n] == EMPTY) {
+        if self.around[index] & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0 {
             return Some(true);
         }
+        let neighbours = self.neighbours(index);
         // Every neighbour holds a stone or is off the board.
         let own = cell_of(color);
         let heads = self.string_heads(&neighbours);
@@ -465,6 +511,71 @@ impl Board {
                     libs == touches
                 }
         }))
+    }
+
+    /// Whether `p` is on the board, empty, and has an empty neighbour and no neighbour of the
+    /// colour opposing `color`: then a play of `color` there captures nothing, keeps its stone,
+    /// and makes the position [`Board::quiet_play`] hashes. One load of the counts of what
+    /// `p`'s neighbours hold (kept as stones come and go), and two of the point itself.
+    #[inline(always)]
+    pub fn is_open(&self, color: Color, p: Point) -> bool {
+        if !self.contains(p) {
+            return false;
+        }
+        let index = self.index(p);
+        let around = self.around[index];
+        let foe = cell_of(color) ^ 3;
+        (self.cells[index] == EMPTY)
+            & ((around >> neighbour_shift(foe)) & NEIGHBOUR_MASK == 0)
+            & (around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0)
+    }
+
+    /// What a legality check under a repetition rule needs of a play of `color` at the empty
+    /// point `p`, when the play captures nothing: whether its stone stays on the board and the
+    /// hash of the position after it (the board's hash with the stone's key: joining strings
+    /// changes no key). A play that captures is left to [`Board::preview`], which counts what
+    /// it removes. `None` if `p` is occupied or off the board.
+    ///
+    /// Cheaper than a preview: a point with an empty neighbour and no opposing one is settled
+    /// by one load (the counts of what its neighbours hold, kept as stones come and go), and
+    /// otherwise only each neighbouring string's head and liberty count are read (not its size
+    /// or its stones' hash).
+    #[inline]
+    pub fn quiet_play(&self, color: Color, p: Point) -> Option<QuietPlay> {
+        if !self.contains(p) {
+            return None;
+        }
+        let index = self.index(p);
+        if self.cells[index] != EMPTY {
+            return None;
+        }
+        let hash_after = self.hash ^ zobrist::key(index, color);
+        let own = cell_of(color);
+        let around = self.around[index];
+        let foes = (around >> neighbour_shift(own ^ 3)) & NEIGHBOUR_MASK;
+        let empty = around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0;
+        if (foes == 0) & empty {
+            // No opposing string to capture, and a liberty: most points, settled by one load.
+            return Some(QuietPlay::Keeps { hash_after });
+        }
+        let neighbours = self.neighbours(index);
+        let heads = self.string_heads(&neighbours);
+        let mut captures = false;
+        let mut friend_keeps_liberty = false;
+        for &h in &heads {
+            let (libs, touches) = (self.libs[h], liberties_lost(&heads, h));
+            let stone = h != NO_STRING;
+            let friend = stone & (self.cells[h] == own);
+            captures |= stone & !friend & (libs == touches);
+            friend_keeps_liberty |= friend & (libs > touches);
+        }
+        Some(if captures {
+            QuietPlay::Captures
+        } else if empty | friend_keeps_liberty {
+            QuietPlay::Keeps { hash_after }
+        } else {
+            QuietPlay::Lost
+        })
     }
 
     /// The head of the string on each of `neighbours`, `NO_STRING` for an empty or border
@@ -636,6 +747,7 @@ impl Board {
         self.planes[word] |= 1 << (index % 64);
         self.changed |= 1 << word;
         let mut libs = 0;
+        let became = (1u16 << neighbour_shift(own)).wrapping_sub(1 << neighbour_shift(EMPTY));
         for n in self.neighbours(index) {
             // Without a branch: an empty or border point takes nothing from the string its
             // stale head names (every head is a point index, so in range).
@@ -643,6 +755,7 @@ impl Board {
             libs += u16::from(c == EMPTY);
             let h = usize::from(self.head[n]);
             self.libs[h] -= u16::from(c == BLACK || c == WHITE);
+            self.around[n] = self.around[n].wrapping_add(became);
         }
         self.libs[index] = libs;
         for n in self.neighbours(index) {
@@ -694,9 +807,12 @@ impl Board {
         self.stones[color.index()] -= count;
         // The ring of `next` links is left as it was: walk it again to give each neighbouring
         // string back the liberties the removed stones held.
+        let became =
+            (1u16 << neighbour_shift(EMPTY)).wrapping_sub(1 << neighbour_shift(cell_of(color)));
         let mut s = head;
         loop {
             for n in self.neighbours(s) {
+                self.around[n] = self.around[n].wrapping_add(became);
                 if self.cells[n] == BLACK || self.cells[n] == WHITE {
                     let h = usize::from(self.head[n]);
                     self.libs[h] += 1;
@@ -803,6 +919,71 @@ mod tests {
         let mut removed = Vec::new();
         let r = b.play(c, p, &mut removed);
         (r, removed)
+    }
+
+    /// Every on-board point's neighbour counts, recomputed from the cells, equal the counts
+    /// the board keeps.
+    fn assert_neighbour_counts(b: &Board) {
+        for p in b.points() {
+            let index = b.index(p);
+            for cell in [EMPTY, BLACK, WHITE] {
+                let counted = b
+                    .neighbours(index)
+                    .iter()
+                    .filter(|&&n| b.cells[n] == cell)
+                    .count() as u16;
+                let kept = (b.around[index] >> neighbour_shift(cell)) & NEIGHBOUR_MASK;
+                assert_eq!(kept, counted, "{cell} around {p} on\n{}", b.diagram());
+            }
+        }
+    }
+
+    #[test]
+    fn neighbour_counts_follow_plays_captures_resets_and_restores() {
+        // Random plays (a fixed splitmix64 stream) on boards of several shapes, suicide
+        // included, so that single stones, strings and the mover's own strings are removed;
+        // counts checked after every play, after a restore of a saved mark, after a reset to
+        // another size in the same storage, and after a stone is cleared.
+        let mut rng = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = move || {
+            rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = rng;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut b = Board::new(9, 9).unwrap();
+        let mut mark = BoardMark::default();
+        let mut removed = Vec::new();
+        let mut captures = 0;
+        for (w, h) in [(9u8, 9u8), (5, 3), (19, 19), (2, 2), (7, 11)] {
+            b.reset(w, h).unwrap();
+            assert_neighbour_counts(&b);
+            for k in 0..(4 * usize::from(w) * usize::from(h)) {
+                let p = Point::new((next() % u64::from(w)) as u8, (next() % u64::from(h)) as u8);
+                let c = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                if k == 40 {
+                    b.save(&mut mark);
+                }
+                removed.clear();
+                let r = b.play(c, p, &mut removed);
+                captures += r.captured + r.self_captured;
+                assert_neighbour_counts(&b);
+            }
+            if !mark.cells.is_empty() && mark.cells.len() == b.padded_len() {
+                b.restore(&mark);
+                assert_neighbour_counts(&b);
+            }
+            if let Some(&(p, _)) = b.stones().first() {
+                b.clear_point(p);
+                assert_neighbour_counts(&b);
+            }
+        }
+        assert!(captures > 100, "only {captures} stones were removed");
     }
 
     #[test]

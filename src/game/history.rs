@@ -20,9 +20,22 @@ struct Entry {
     changes_end: u32,
     /// The previous entry with the same hash, or `NONE`.
     same_hash: u32,
+    /// Black's and White's stones on the board.
+    stones: [u32; 2],
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Counters of [`History`]'s `by_stones`: a power of two.
+const STONE_SLOTS: usize = 4096;
+
+/// The counter of `by_stones` that counts the positions with these numbers of stones (Black's,
+/// White's); several pairs share a counter.
+#[inline(always)]
+fn stone_slot(stones: [u32; 2]) -> usize {
+    let key = (stones[0] << 16) ^ stones[1];
+    (key.wrapping_mul(0x9E37_79B1) >> (32 - STONE_SLOTS.trailing_zeros())) as usize
+}
 
 /// Every position of the game so far, indexed by board hash.
 ///
@@ -44,6 +57,11 @@ pub struct History {
     /// hash are chained through `Entry::same_hash`. Zobrist hashes are uniformly random
     /// already, so their low bits pick the slot.
     slots: Vec<u32>,
+    /// For each pair of stone counts (Black's, White's), hashed to `STONE_SLOTS` counters, how
+    /// many entries have it: a position can only repeat one with as many stones of each
+    /// colour, so where the counter of a play's result is zero no hash is looked up. Empty
+    /// until the first position is kept.
+    by_stones: Vec<u32>,
     /// Set by [`History::count_only`]: positions are counted, not kept.
     count_only: bool,
     /// Positions recorded while `count_only`.
@@ -73,6 +91,9 @@ impl History {
     pub fn reused(mut self, count_only: bool) -> History {
         if !self.entries.is_empty() {
             self.slots.fill(NONE);
+        }
+        for e in &self.entries {
+            self.by_stones[stone_slot(e.stones)] = 0;
         }
         self.entries.clear();
         self.changes.clear();
@@ -130,6 +151,9 @@ impl History {
             self.entries.reserve(expected);
             self.changes.reserve(expected + expected / 4);
             self.grow_slots(2 * expected);
+            if self.by_stones.is_empty() {
+                self.by_stones = vec![0; STONE_SLOTS];
+            }
             self.latest.clear();
             self.latest.extend_from_slice(position);
         } else {
@@ -152,6 +176,11 @@ impl History {
             );
         }
         let hash = board.hash();
+        let stones = [
+            board.stone_count(Color::Black),
+            board.stone_count(Color::White),
+        ];
+        self.by_stones[stone_slot(stones)] += 1;
         if 2 * (self.entries.len() + 1) > self.slots.len() {
             self.grow_slots(2 * self.slots.len());
         }
@@ -163,6 +192,7 @@ impl History {
             created_by_play_of,
             changes_end: self.changes.len() as u32,
             same_hash,
+            stones,
         });
     }
 
@@ -185,6 +215,7 @@ impl History {
                 "the latest entry of its hash"
             );
             self.slots[slot] = entry.same_hash;
+            self.by_stones[stone_slot(entry.stones)] -= 1;
             self.entries.pop();
             let start = self.entries.last().map_or(0, |e| e.changes_end as usize);
             for &(word, change) in &self.changes[start..] {
@@ -196,14 +227,28 @@ impl History {
         }
     }
 
-    /// Would a board play by `mover`, producing `hash_after`, repeat the history in the sense
-    /// of `rule`? `board_after` builds the resulting board; it is called only when a candidate
-    /// with the same hash and the right metadata exists, to compare whole positions.
+    /// Whether some recorded position may have `stones_after` stones (Black's, White's): false
+    /// promises that none has, so that no position with these counts repeats one of the
+    /// history under any rule. One load, for a caller's fast path; [`History::repeats`] asks
+    /// it first too.
+    #[inline(always)]
+    pub fn may_repeat(&self, stones_after: [u32; 2]) -> bool {
+        self.by_stones
+            .get(stone_slot(stones_after))
+            .is_some_and(|&n| n != 0)
+    }
+
+    /// Would a board play by `mover`, producing `hash_after` with `stones_after` stones
+    /// (Black's, White's) on the board, repeat the history in the sense of `rule`?
+    /// `board_after` builds the resulting board; it is called only when a candidate with the
+    /// same hash and the right metadata exists, to compare whole positions.
+    #[inline(always)]
     pub fn repeats(
         &self,
         rule: KoRule,
         mover: Color,
         hash_after: u64,
+        stones_after: [u32; 2],
         board_after: impl FnOnce() -> Board,
     ) -> bool {
         if matches!(
@@ -215,9 +260,24 @@ impl History {
             return false;
         }
         debug_assert!(!self.count_only, "a count-only history asked about {rule}");
-        if self.slots.is_empty() {
+        if self.slots.is_empty() || !self.may_repeat(stones_after) {
+            // Nothing recorded, or no position with as many stones of each colour: settled
+            // inline, without a call.
             return false;
         }
+        self.repeats_by_hash(rule, mover, hash_after, board_after)
+    }
+
+    /// [`History::repeats`] past its quick refusals, out of line: the entries with the hash,
+    /// then whole positions compared.
+    #[inline(never)]
+    fn repeats_by_hash(
+        &self,
+        rule: KoRule,
+        mover: Color,
+        hash_after: u64,
+        board_after: impl FnOnce() -> Board,
+    ) -> bool {
         let latest = self.slots[self.slot_of(hash_after)];
         if latest == NONE {
             return false;
@@ -331,7 +391,13 @@ mod tests {
         for (n, b) in boards.iter().enumerate() {
             // Positional superko: any earlier position, however far back, is found.
             assert!(
-                history.repeats(KoRule::Positional, Color::Black, b.hash(), || b.clone()),
+                history.repeats(
+                    KoRule::Positional,
+                    Color::Black,
+                    b.hash(),
+                    stones(b),
+                    || { b.clone() }
+                ),
                 "position {n}"
             );
             // A position that never stood, given the same hash, is not a repetition: the
@@ -340,20 +406,23 @@ mod tests {
             // White never played at I9 (the last stone there is Black's).
             other.set_stone(Color::White, Point::new(8, 8));
             if other != *b {
-                assert!(
-                    !history.repeats(KoRule::Positional, Color::Black, b.hash(), || {
-                        other.clone()
-                    })
-                );
+                assert!(!history.repeats(
+                    KoRule::Positional,
+                    Color::Black,
+                    b.hash(),
+                    stones(b),
+                    || { other.clone() }
+                ));
             }
         }
         // Situational superko asks who was to move: position 2 had Black to move, so a play
         // by White recreating it repeats and one by Black does not (position 2 is never
         // reached with White to move).
         let b = &boards[2];
-        assert!(history.repeats(KoRule::Situational, Color::White, b.hash(), || b.clone()));
-        assert!(!history.repeats(KoRule::Situational, Color::Black, b.hash(), || b.clone()));
-        assert!(!history.repeats(KoRule::Simple, Color::White, b.hash(), || b.clone()));
+        let (h, n) = (b.hash(), stones(b));
+        assert!(history.repeats(KoRule::Situational, Color::White, h, n, || b.clone()));
+        assert!(!history.repeats(KoRule::Situational, Color::Black, h, n, || b.clone()));
+        assert!(!history.repeats(KoRule::Simple, Color::White, h, n, || b.clone()));
     }
 
     #[test]
@@ -374,7 +443,56 @@ mod tests {
             assert_eq!(counted.len(), full.len());
         }
         let hash = b.hash();
-        assert!(full.repeats(KoRule::Positional, Color::Black, hash, || b.clone()));
-        assert!(!counted.repeats(KoRule::Simple, Color::Black, hash, || b.clone()));
+        assert!(
+            full.repeats(KoRule::Positional, Color::Black, hash, stones(&b), || b
+                .clone())
+        );
+        assert!(!counted.repeats(KoRule::Simple, Color::Black, hash, stones(&b), || b.clone()));
+    }
+
+    #[test]
+    fn the_stone_count_filter_follows_truncation_and_reuse() {
+        // Twelve placements, each position recorded; then the history is cut back to five
+        // positions. The positions kept are found (the counters of their stone counts still
+        // count them) and the ones taken back are not (their counters went back down), and a
+        // reused history finds none of them.
+        let mut history = History::new();
+        let mut boards = Vec::new();
+        let mut b = Board::new(9, 9).unwrap();
+        for k in 0..12u8 {
+            let c = if k % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            b.set_stone(c, Point::new(k % 9, k / 9 * 3));
+            history.record(&mut b, c.opponent(), Some(c));
+            boards.push(b.clone());
+        }
+        history.truncate(5);
+        for (n, b) in boards.iter().enumerate() {
+            let found = history.repeats(
+                KoRule::Positional,
+                Color::Black,
+                b.hash(),
+                stones(b),
+                || b.clone(),
+            );
+            assert_eq!(found, n < 5, "position {n}");
+        }
+        let history = history.reused(false);
+        for b in &boards {
+            assert!(!history.repeats(
+                KoRule::Positional,
+                Color::Black,
+                b.hash(),
+                stones(b),
+                || { b.clone() }
+            ));
+        }
+    }
+
+    fn stones(b: &Board) -> [u32; 2] {
+        [b.stone_count(Color::Black), b.stone_count(Color::White)]
     }
 }

@@ -24,7 +24,7 @@ pub use verdict::{Reason, Verdict};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Color, Move, Point};
+use crate::board::{Board, Color, Move, Point, QuietPlay};
 use crate::rules::{CycleOutcome, Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Where the game stands.
@@ -411,6 +411,7 @@ impl Game {
 
     /// Judges a board play by `color` at `point` as if it were `color`'s turn, without
     /// changing anything. This is the question GTP's `is_legal` asks.
+    #[inline]
     pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.judge(color, point)
     }
@@ -419,6 +420,7 @@ impl Game {
     /// the turn, then the board and the ko rule) and, if it is legal, hands back the judgement
     /// so that the play can be made without judging it again. The judgement borrows the game,
     /// so nothing can change between the judgement and the play it allows.
+    #[inline]
     pub fn judge_play(&mut self, color: Color, point: Point) -> Result<JudgedPlay<'_>, Reason> {
         self.may_move(color)?;
         self.judge(color, point)?;
@@ -447,9 +449,55 @@ impl Game {
         Ok(())
     }
 
-    /// [`Game::check_play`] without the turn.
+    /// [`Game::check_play`] without the turn: the open point's short judgement inline where
+    /// it settles the play, the whole judgement out of line where it does not.
     #[inline(always)]
     fn judge(&self, color: Color, point: Point) -> Result<(), Reason> {
+        match self.judge_open(color, point) {
+            Some(verdict) => verdict,
+            None => self.judge_fully(color, point),
+        }
+    }
+
+    /// The judgement of the commonest play, small enough to inline into a caller's loop: the
+    /// game in play, and a point on the board, empty, with an empty neighbour and no opposing
+    /// one (one load: [`Board::is_open`]). Such a play captures nothing and keeps its stone,
+    /// so suicide is out; the ko ban settles simple ko; under a repetition rule, a play that
+    /// is not a basic ko's retake and whose result has a count of stones no recorded
+    /// position has ([`History::may_repeat`]) repeats nothing. `None` where the full
+    /// judgement ([`Game::judge_fully`]) must decide; its verdict is always that one.
+    #[inline(always)]
+    fn judge_open(&self, color: Color, point: Point) -> Option<Result<(), Reason>> {
+        if !matches!(self.phase, Phase::Playing | Phase::Resumed)
+            || !self.board.is_open(color, point)
+        {
+            return None;
+        }
+        let is_ko_retake = self.ko_ban == Some((color, point));
+        if self.rules.ko == KoRule::Simple {
+            return Some(if is_ko_retake {
+                Err(Reason::Ko)
+            } else {
+                Ok(())
+            });
+        }
+        if is_ko_retake {
+            return None;
+        }
+        let mut stones_after = [
+            self.board.stone_count(Color::Black),
+            self.board.stone_count(Color::White),
+        ];
+        stones_after[color.index()] += 1;
+        if self.history.may_repeat(stones_after) {
+            return None;
+        }
+        Some(Ok(()))
+    }
+
+    /// The whole judgement of [`Game::judge`], out of line.
+    #[inline(never)]
+    fn judge_fully(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.in_play()?;
         if self.confirmation.is_some() && self.confirmation_bans(color, point) {
             return Err(Reason::Ko);
@@ -468,6 +516,20 @@ impl Game {
                 }
                 Some(false) => {}
             }
+        } else {
+            // A play that captures nothing (most plays) needs no preview: its hash is the
+            // board's with its stone's key, and the checks below, in their order, reduce to
+            // these (no stone is removed, so no self-capture rule is met).
+            match self.board.quiet_play(color, point) {
+                None => return Err(Reason::Occupied),
+                Some(QuietPlay::Keeps { hash_after }) => {
+                    return self.judge_repetition(color, point, hash_after, 1, 0)
+                }
+                Some(QuietPlay::Lost) if self.rules.suicide == SuicideRule::Forbidden => {
+                    return Err(Reason::Suicide)
+                }
+                Some(QuietPlay::Lost | QuietPlay::Captures) => {}
+            }
         }
         let Some(preview) = self.board.preview(color, point) else {
             return Err(Reason::Occupied);
@@ -480,13 +542,40 @@ impl Game {
         if suicide_banned {
             return Err(Reason::Suicide);
         }
+        self.judge_repetition(
+            color,
+            point,
+            preview.hash_after,
+            1 - i64::from(preview.self_captured),
+            -i64::from(preview.captured),
+        )
+    }
+
+    /// The end of [`Game::judge`] for a play that keeps a stone on the board (or removes only
+    /// what the self-capture rule allows) and makes a position of hash `hash_after`, changing
+    /// the mover's stones by `own_change` and the opponent's by `foe_change`: the ban on a
+    /// basic ko's retake, then the repetition the ko rule forbids.
+    #[inline(always)]
+    fn judge_repetition(
+        &self,
+        color: Color,
+        point: Point,
+        hash_after: u64,
+        own_change: i64,
+        foe_change: i64,
+    ) -> Result<(), Reason> {
         let is_ko_retake = self.ko_ban == Some((color, point));
         if is_ko_retake && self.rules.ko.bans_basic_ko() {
             return Err(Reason::Ko);
         }
+        let mut stones_after = [0; 2];
+        for (c, change) in [(color, own_change), (color.opponent(), foe_change)] {
+            // Stone counts stay within the board's area, so neither sum leaves u32.
+            stones_after[c.index()] = (i64::from(self.board.stone_count(c)) + change) as u32;
+        }
         let repeats = self
             .history
-            .repeats(self.rules.ko, color, preview.hash_after, || {
+            .repeats(self.rules.ko, color, hash_after, stones_after, || {
                 let mut after = self.board.clone();
                 after.play(color, point, &mut Vec::new());
                 after
@@ -802,9 +891,15 @@ impl Game {
             // player to move, so the players have gone once round a cycle, which ends the
             // game under this ko rule.
             let board = &self.board;
+            let stones = [
+                board.stone_count(Color::Black),
+                board.stone_count(Color::White),
+            ];
             if self
                 .history
-                .repeats(KoRule::Situational, color, board.hash(), || board.clone())
+                .repeats(KoRule::Situational, color, board.hash(), stones, || {
+                    board.clone()
+                })
             {
                 self.cycled = Some(outcome);
                 self.phase = Phase::Ended;
