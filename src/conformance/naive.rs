@@ -460,22 +460,16 @@ impl NaiveGame {
     }
 
     fn pass(&mut self, color: Color) {
-        if self.stopped.is_some() {
-            // A pass in a confirmation is a pass for a ko and stops nothing: it lifts the
-            // latest ban that stands against the passer.
+        // A pass in a confirmation is a pass for a ko and stops nothing: it lifts the latest
+        // ban that stands against the passer, and hands over no pass stone.
+        let confirming = self.stopped.is_some();
+        if confirming {
             if let Some(i) = self.bans.iter().rposition(|&(c, _, _)| c == color) {
                 self.bans.remove(i);
             }
-            self.to_move = color.opponent();
-            self.history.push(Position {
-                grid: self.grid.clone(),
-                to_move: self.to_move,
-                made_by_play_of: None,
-            });
-            self.log.push(Logged::Pass(color));
-            return;
+        } else {
+            self.hand_pass_stone(color);
         }
-        self.hand_pass_stone(color);
         self.to_move = color.opponent();
         self.history.push(Position {
             grid: self.grid.clone(),
@@ -483,6 +477,9 @@ impl NaiveGame {
             made_by_play_of: None,
         });
         self.log.push(Logged::Pass(color));
+        if confirming {
+            return;
+        }
         let moves = self.since_resumption();
         let two_in_a_row = moves.len() >= 2
             && moves[moves.len() - 2..]
