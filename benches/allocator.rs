@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod common;
+use common::children_cpu;
+
 const RUNS: usize = 5;
 
 fn target_dir() -> PathBuf {
@@ -51,25 +54,6 @@ fn build(name: &str, features: &[&str]) -> Result<PathBuf, String> {
     let copy = dir.join("goconform");
     std::fs::copy(&built, &copy).map_err(|e| format!("{}: {e}", built.display()))?;
     Ok(copy)
-}
-
-/// CPU seconds (user and system) of the children waited for so far.
-#[cfg(unix)]
-fn children_cpu() -> f64 {
-    // SAFETY: getrusage writes into the zeroed struct it is given and reads nothing else.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
-/// Elsewhere no CPU time is measured (the table shows NaN), only wall time.
-#[cfg(not(unix))]
-fn children_cpu() -> f64 {
-    f64::NAN
 }
 
 /// Runs `binary args`, answering (CPU seconds, wall seconds); a failure to run is an error.

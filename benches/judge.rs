@@ -27,6 +27,9 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::children_cpu;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rayon::prelude::*;
 
@@ -177,25 +180,6 @@ fn benches(c: &mut Criterion) {
 
     whole_corpus(&files, &setting);
     command_line_threads(read_all(&files).len());
-}
-
-/// CPU seconds (user and system) of the children waited for so far.
-#[cfg(unix)]
-fn children_cpu() -> f64 {
-    // SAFETY: getrusage writes into the zeroed struct it is given and reads nothing else.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
-/// Elsewhere no CPU time is measured (NaN), only wall time.
-#[cfg(not(unix))]
-fn children_cpu() -> f64 {
-    f64::NAN
 }
 
 /// `goconform judge -j 1` and `-j 2` over the corpus, the binary this bench was built with
