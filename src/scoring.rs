@@ -273,7 +273,10 @@ pub fn score_record(
             ));
         }
         if repair {
-            notes.push("counted with --repair: a missing pass inserted, a play on one's own stone read as a pass".to_string());
+            notes.push(format!(
+                "counted with --repair: {}",
+                crate::sgf::judge::REPAIRS
+            ));
         }
         dead_notes(&fin, &rules, dead, &mut notes);
         let removed = fin.board.strings_through(&counted.dead);

@@ -76,6 +76,9 @@ impl Artifact {
     }
 }
 
+/// What `--repair` does to a record, in the words `judge` and `score` both report it with.
+pub const REPAIRS: &str = "a missing pass inserted, a play on one's own stone read as a pass";
+
 /// A move of a record that breaks a rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
@@ -538,10 +541,7 @@ pub fn judge_with(
     let rules = rules_with_komi(record, rules, options.komi);
     let mut notes = Vec::new();
     if options.repair {
-        notes.push(
-            "judged with --repair: a missing pass inserted, a play on one's own stone read as a pass"
-                .to_string(),
-        );
+        notes.push(format!("judged with --repair: {REPAIRS}"));
     }
     let counted = match count_record(record, rules, options.repair, None) {
         Ok(counted) => counted,
