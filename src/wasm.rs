@@ -481,11 +481,8 @@ impl Answerer for JsObject {
         EngineError::protocol(format!("the engine broke the protocol: {message}"))
     }
 
-    fn observes(&self) -> BTreeSet<Observable> {
-        match &self.hello {
-            Ok((_, caps)) => caps.observes.clone(),
-            Err(_) => everything(),
-        }
+    fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError> {
+        self.hello.as_ref()
     }
 }
 

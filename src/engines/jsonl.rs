@@ -10,7 +10,6 @@
 //! error; in [strict mode](JsonlOptions::strict) so is any reply the schema refuses. After
 //! any of these the process is killed, and the next trial starts a new one: the run goes on.
 
-use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
@@ -18,7 +17,7 @@ use super::profile::Claims;
 use super::protocol::{Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
 use super::replay::{Answerer, Replay};
 use crate::conformance::{
-    Capabilities, EngineError, EngineInfo, Observable, Observation, Referee, Unsupported,
+    Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
 };
 use crate::game::{Event, Setup, Verdict};
 use crate::rules::Rules;
@@ -224,11 +223,8 @@ impl Answerer for Link {
         Link::protocol_error(self, message)
     }
 
-    fn observes(&self) -> BTreeSet<Observable> {
-        match &self.hello {
-            Ok((_, caps)) => caps.observes.clone(),
-            Err(_) => Observable::ALL.iter().copied().collect(),
-        }
+    fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError> {
+        self.hello.as_ref()
     }
 }
 

@@ -24,7 +24,9 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::protocol::{Reply, Request, RunRequest, Skipped};
-use crate::conformance::{EngineError, Observable, Observation, Unsupported};
+use crate::conformance::{
+    Capabilities, EngineError, EngineInfo, Observable, Observation, Unsupported,
+};
 use crate::game::{Event, Setup, Verdict};
 use crate::rules::Rules;
 
@@ -39,8 +41,16 @@ pub(crate) trait Answerer {
     /// A reply that breaks the protocol: worded with what the answerer knows of the engine
     /// (its command line, the tail of its standard error), cleaning up as after any fault.
     fn protocol_error(&mut self, message: String) -> EngineError;
-    /// The observations to ask for: what the engine claims.
-    fn observes(&self) -> BTreeSet<Observable>;
+    /// What the engine said when it shook hands, or why it could not.
+    fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError>;
+    /// The observations to ask for: what the engine declares, or every one where its
+    /// handshake failed (so that the failure is met, not hidden as not applicable).
+    fn observes(&self) -> BTreeSet<Observable> {
+        match self.hello() {
+            Ok((_, caps)) => caps.observes.clone(),
+            Err(_) => Observable::ALL.iter().copied().collect(),
+        }
+    }
 }
 
 /// The trials replayed through one engine: the [`Referee`](crate::conformance::Referee)
