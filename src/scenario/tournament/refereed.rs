@@ -65,12 +65,8 @@ pub(super) fn refereed_game_case(
     };
     if let Some(r) = &c.result {
         match result_words(r.get_ref()) {
-            Some(v) => ctx.push(None, "result".into(), v, &r.span()),
-            None => ctx.err(
-                &r.span(),
-                "result",
-                "a result as the referee writes it: B+N, W+N, 0, B+R, W+T, B+F or Void",
-            ),
+            Ok(v) => ctx.push(None, "result".into(), v, &r.span()),
+            Err(e) => ctx.err(&r.span(), "result", e),
         }
     }
     if let Some(e) = &c.ending {
@@ -94,19 +90,15 @@ pub(super) fn refereed_game_case(
     })
 }
 
-/// A result as `RE` holds it, in the referee's own spelling.
-fn result_words(text: &str) -> Option<String> {
-    let t = text.trim();
-    if t == "0" || t == "Void" {
-        return Some(t.to_string());
+/// A result as the referee writes it: any result a board scenario may expect
+/// ([`crate::scenario::parse_result`]), or a loss on time or by forfeit (`W+T`, `B+F`), which
+/// only a game with clocks and programs can end in.
+fn result_words(text: &str) -> Result<String, String> {
+    match text {
+        "B+T" | "W+T" | "B+F" | "W+F" => Ok(text.to_string()),
+        _ => crate::scenario::parse_result(text)
+            .map_err(|e| format!("{e}; or B+T, W+T (time) or B+F, W+F (forfeit)")),
     }
-    let (who, what) = t.split_once('+')?;
-    let known = matches!(who, "B" | "W")
-        && (matches!(what, "R" | "T" | "F")
-            || what
-                .parse::<f64>()
-                .is_ok_and(|v| v > 0.0 && (v * 2.0).fract() == 0.0));
-    known.then(|| t.to_string())
 }
 
 fn script(
