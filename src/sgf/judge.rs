@@ -481,10 +481,7 @@ pub fn count_record(
 ) -> Result<RecordCount, String> {
     let replay = replay_with(record, rules, repair)?;
     let marked = record.dead_stones(replay.game.board());
-    let counter = Counter {
-        game: &replay.game,
-        agreement_shift: std::cell::OnceCell::new(),
-    };
+    let counter = Counter::new(&replay.game);
     let dead = if counter.removable() {
         dead.map(<[Point]>::to_vec)
             .or_else(|| marked.clone())
@@ -591,10 +588,7 @@ pub fn judge_with(
     let game = &replay.game;
     let ended_by_passes = game.phase() == Phase::Paused
         || (game.phase() == Phase::Ended && game.resigned().is_none());
-    let counter = Counter {
-        game,
-        agreement_shift: std::cell::OnceCell::new(),
-    };
+    let counter = Counter::new(game);
     // The count is the one `score` gives ([`count_record`]): the recorded dead stones (none
     // without marks) removed where the game still lets stones be removed, by the players'
     // agreement where play stopped with two passes, else from the position as it stands; no
@@ -737,9 +731,55 @@ struct Counter<'a> {
     /// a shift of the margin: the same for every choice of dead stones, so the search counts
     /// each choice on the board as it stands instead of replaying an agreement.
     agreement_shift: std::cell::OnceCell<i32>,
+    /// The groups that could be dead ([`crate::game::status::groups_in_doubt`]), found once:
+    /// a choice of dead stones is a mask over them.
+    groups: std::cell::OnceCell<Vec<Vec<Point>>>,
+    /// [`Counter::result_of`] for each mask counted so far. A record whose count disagrees
+    /// has every choice counted for its doubt report, then searched for the recorded result
+    /// and for the other winner's: the same masks three times over, each a count of the
+    /// whole board, without this.
+    results: std::cell::RefCell<rustc_hash::FxHashMap<u64, (String, bool)>>,
+    /// For the additive search: the margin with no stone removed, and what removing each
+    /// group alone changes in it; found once, for the recorded result and the other winner's.
+    worth: std::cell::OnceCell<(i32, Vec<i32>)>,
 }
 
-impl Counter<'_> {
+impl<'a> Counter<'a> {
+    fn new(game: &'a Game) -> Counter<'a> {
+        Counter {
+            game,
+            agreement_shift: std::cell::OnceCell::new(),
+            groups: std::cell::OnceCell::new(),
+            results: std::cell::RefCell::default(),
+            worth: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn groups(&self) -> &[Vec<Point>] {
+        self.groups
+            .get_or_init(|| crate::game::status::groups_in_doubt(self.game.board()))
+    }
+
+    /// The stones of the groups in `mask` (bit `i` for group `i`).
+    fn dead_of(&self, mask: u64) -> Vec<Point> {
+        self.groups()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect()
+    }
+
+    /// [`Counter::result_of`] with the groups of `mask` dead, counted once per mask.
+    fn result_of_mask(&self, mask: u64) -> (String, bool) {
+        if let Some(known) = self.results.borrow().get(&mask) {
+            return known.clone();
+        }
+        let result = self.result_of(&self.dead_of(mask));
+        self.results.borrow_mut().insert(mask, result.clone());
+        result
+    }
+
     /// Whether stones can still be removed as dead: not once the game has ended on its own
     /// terms (four passes under the AGA-style ending: every stone alive), nor under rules that
     /// end on two passes (Tromp-Taylor: dead stones are captured in play).
@@ -804,7 +844,7 @@ impl Counter<'_> {
             return None;
         }
         let board = self.game.board();
-        let stones = crate::game::status::groups_in_doubt(board);
+        let stones = self.groups();
         if stones.is_empty() {
             return None;
         }
@@ -813,14 +853,6 @@ impl Counter<'_> {
             .map(|g| (board.get(g[0]).unwrap_or(Color::Black), g.clone()))
             .collect();
         let other = swapped(wanted).and_then(|r| r.counted());
-        let dead_of = |mask: u64| -> Vec<Point> {
-            stones
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .flat_map(|(_, g)| g.iter().copied())
-                .collect()
-        };
         let indices = |mask: u64| -> Vec<usize> {
             (0..stones.len()).filter(|i| mask & (1 << i) != 0).collect()
         };
@@ -839,7 +871,7 @@ impl Counter<'_> {
             masks.sort_by_key(|m| m.count_ones());
             doubt.choices = masks.len() as u64;
             for mask in masks {
-                let (result, drawn) = self.result_of(&dead_of(mask));
+                let (result, drawn) = self.result_of_mask(mask);
                 if result == text || (drawn && matches!(wanted, RecordedResult::Draw)) {
                     doubt.giving_recorded += 1;
                     if doubt.listed.len() < LISTED_CHOICES {
@@ -849,9 +881,7 @@ impl Counter<'_> {
                     doubt.giving_other += 1;
                 }
             }
-        } else if let ResultCheck::Consistent { dead } =
-            self.additive_search(&stones, wanted, &text)
-        {
+        } else if let ResultCheck::Consistent { dead } = self.additive_search(wanted, &text) {
             doubt.giving_recorded = 1;
             doubt.listed.push(
                 (0..stones.len())
@@ -878,25 +908,19 @@ impl Counter<'_> {
         if !self.removable() {
             return ResultCheck::Disagrees;
         }
-        let groups = crate::game::status::groups_in_doubt(self.game.board());
+        let groups = self.groups();
         // Adding up what each group is worth alone finds most choices with one count per
         // group; every combination is tried only to find the rest, or to show there is none.
-        let found = self.additive_search(&groups, wanted, &text);
+        let found = self.additive_search(wanted, &text);
         if matches!(found, ResultCheck::Consistent { .. }) || groups.len() > MAX_SEARCHED_GROUPS {
             return found;
         }
-        let mut masks: Vec<u32> = (1..(1u32 << groups.len())).collect();
+        let mut masks: Vec<u64> = (1..(1u64 << groups.len())).collect();
         masks.sort_by_key(|m| m.count_ones());
         for mask in masks {
-            let dead: Vec<Point> = groups
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .flat_map(|(_, g)| g.iter().copied())
-                .collect();
-            let (result, drawn) = self.result_of(&dead);
+            let (result, drawn) = self.result_of_mask(mask);
             if result == text || (drawn && matches!(wanted, RecordedResult::Draw)) {
-                let mut dead = dead;
+                let mut dead = self.dead_of(mask);
                 dead.sort();
                 return ResultCheck::Consistent { dead };
             }
@@ -908,23 +932,22 @@ impl Counter<'_> {
     /// choice counted for real. Removing one group rarely changes what another is worth, so
     /// this finds most choices there are; what it does not find stays not checkable, never
     /// "disagrees".
-    fn additive_search(
-        &self,
-        groups: &[Vec<Point>],
-        wanted: &RecordedResult,
-        text: &str,
-    ) -> ResultCheck {
+    fn additive_search(&self, wanted: &RecordedResult, text: &str) -> ResultCheck {
+        let groups = self.groups();
         let target = match wanted {
             RecordedResult::Score(Color::Black, half) => *half,
             RecordedResult::Score(Color::White, half) => -*half,
             _ => 0,
         };
-        let base = self.count(&[]).margin;
-        let plain = self.plain(&[]).margin;
-        let deltas: Vec<i32> = groups
-            .iter()
-            .map(|g| self.plain(g).margin - plain)
-            .collect();
+        let (base, deltas) = self.worth.get_or_init(|| {
+            let plain = self.plain(&[]).margin;
+            let deltas = groups
+                .iter()
+                .map(|g| self.plain(g).margin - plain)
+                .collect();
+            (self.count(&[]).margin, deltas)
+        });
+        let (base, deltas) = (*base, deltas.as_slice());
         // reached[sum] = (the group added last, the sum before it), for sums reached by
         // groups of lower index only, so that a walk back names distinct groups.
         let mut reached: std::collections::HashMap<i32, Option<(usize, i32)>> =

@@ -450,12 +450,16 @@ impl Reader<'_> {
                         } else {
                             Color::White
                         };
-                        let ident = color.letter().to_string();
+                        // Named only in an error; no string built for every move.
+                        let ident = match color {
+                            Color::Black => "B",
+                            Color::White => "W",
+                        };
                         moves_here += 1;
                         if moves_here > 1 {
                             return Err(self.error(
                                 node_index,
-                                &ident,
+                                ident,
                                 None,
                                 "a node with two moves: SGF allows one move per node",
                             ));
@@ -467,7 +471,7 @@ impl Reader<'_> {
                             {
                                 Move::Pass
                             }
-                            SgfMove::Move(p) => Move::Play(to_point(node_index, &ident, p)?),
+                            SgfMove::Move(p) => Move::Play(to_point(node_index, ident, p)?),
                         };
                         record.events.push(Event::Move(color, mv));
                         record.positions.push(self.position(node_index));
