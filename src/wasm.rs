@@ -519,6 +519,16 @@ impl Referee for JsEngine {
         self.replay.announce(&mut self.object, events);
     }
 
+    fn start_announced(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Result<(), Unsupported> {
+        self.replay
+            .start_announced(&mut self.object, rules, setup, events)
+    }
+
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
         self.replay.apply(&mut self.object, event)
     }

@@ -1094,3 +1094,45 @@ fn a_breakdown_at_the_start_is_an_error_in_the_differential() {
         assert!(d.actual.contains(text), "{mode}: {d:?}");
     }
 }
+
+/// The fuzzing differential announces each game with its start, so a JSON-lines engine is
+/// asked one `run` a game (the start and every event at once), not one for the start and
+/// another for the events; and the games agree as they did with two.
+#[test]
+fn the_differential_asks_one_request_a_game() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("requests.jsonl");
+    // `tee` copies every request the engine reads into the log.
+    let script = format!(
+        "tee -a '{}' | '{}' serve",
+        log.display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    let mut engine = JsonlEngine::new("sh", &["-c".to_string(), script], JsonlOptions::default());
+    let capabilities = engine.capabilities();
+    let mut played_games = 0;
+    for game in 0..40 {
+        let case =
+            goconform::fuzzing::GameInput::from_bytes(&goconform::fuzzing::game_bytes(7, game))
+                .realise(&capabilities);
+        match differential(&mut Reference::new(), &mut engine, &case) {
+            Played::Agreed { .. } if case.events.is_empty() => {}
+            Played::Agreed { .. } => played_games += 1,
+            other => panic!("game {game}: {other:?}"),
+        }
+    }
+    drop(engine);
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    let runs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON request"))
+        .filter(|v| v["type"] == "run")
+        .collect();
+    assert!(played_games >= 30, "{played_games} games with events");
+    let with_events = runs
+        .iter()
+        .filter(|r| r["events"].as_array().is_some_and(|e| !e.is_empty()))
+        .count();
+    assert_eq!(with_events, played_games, "one request a game with events");
+    assert_eq!(runs.len(), 40, "one request for each of the 40 games");
+}

@@ -205,6 +205,21 @@ pub trait Referee {
     /// answers the same events differently in two requests is caught as a protocol error,
     /// which one request for the whole trial cannot show.
     fn announce(&mut self, _events: &[Event]) {}
+    /// [`Referee::start`], then [`Referee::announce`] of `events`, for a caller that knows
+    /// the whole game before it observes the start (the fuzzing differential). An engine that
+    /// keeps no game between requests (JSON lines) answers the start and every event in one
+    /// exchange instead of two. Whatever the engine does, the calls that follow see what they
+    /// would see after `start` and `announce`. The default is exactly those two calls.
+    fn start_announced(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Result<(), Unsupported> {
+        self.start(rules, setup)?;
+        self.announce(events);
+        Ok(())
+    }
 }
 
 impl fmt::Display for EngineInfo {

@@ -106,6 +106,9 @@ pub struct GtpEngine {
     /// The engine's answers to announced events not applied yet (the engine has already
     /// played them), in order.
     queue: VecDeque<Prefetched>,
+    /// Events announced with the start ([`Referee::start_announced`]), pipelined at the first
+    /// `apply`: after the start has been observed, as a separate announcement would be.
+    announced: Option<Vec<Event>>,
     /// Whether the engine has `list_stones` (GNU Go's extension, which most GTP engines
     /// lack): asked once with `list_commands` when a process starts. Without it the board
     /// and the captures cannot be read, so the engine is judged on its verdicts alone.
@@ -160,6 +163,7 @@ impl GtpEngine {
             trial: None,
             applied: Vec::new(),
             queue: VecDeque::new(),
+            announced: None,
             lists_stones: true,
             has_is_legal: true,
         }
@@ -807,6 +811,7 @@ impl Referee for GtpEngine {
         self.failure = None;
         self.stones = None;
         self.queue.clear();
+        self.announced = None;
         self.applied.clear();
         self.trial = Some((*rules, setup.clone()));
         self.ko = rules.ko;
@@ -850,12 +855,30 @@ impl Referee for GtpEngine {
     /// sent if the trial did not start well, or if any event is of another kind.
     fn announce(&mut self, events: &[Event]) {
         self.queue.clear();
+        self.announced = None;
         if self.failure.is_none() && self.applied.is_empty() {
             self.prefetch(events);
         }
     }
 
+    /// Starts at once and keeps the events to pipeline at the first `apply`, so that the
+    /// start is observed before any of them is sent, exactly as with `start`, then
+    /// `announce` after the observation.
+    fn start_announced(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Result<(), Unsupported> {
+        self.start(rules, setup)?;
+        self.announced = Some(events.to_vec());
+        Ok(())
+    }
+
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
+        if let Some(events) = self.announced.take() {
+            self.announce(&events);
+        }
         if let Some(e) = self.failure.take() {
             return Err(e);
         }

@@ -258,6 +258,16 @@ impl Referee for JsonlEngine {
         self.replay.announce(&mut self.link, events);
     }
 
+    fn start_announced(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Result<(), Unsupported> {
+        self.replay
+            .start_announced(&mut self.link, rules, setup, events)
+    }
+
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
         self.replay.apply(&mut self.link, event)
     }

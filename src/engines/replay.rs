@@ -5,8 +5,9 @@
 //! The protocol plays a whole trial per request, and [`Referee`](crate::conformance::Referee)
 //! asks for one event at a time. [`Replay::start`] sends the set-up with no event (which gives
 //! the initial observation, or the engine's refusal). When the caller announces the game
-//! ([`Replay::announce`]: the fuzzing differential does), one more request carries every
-//! event, and the `apply` calls are answered from its steps: two requests a trial. Otherwise,
+//! ([`Replay::announce`]), one more request carries every event, and the `apply` calls are
+//! answered from its steps: two requests a trial; one, where the caller announces it with the
+//! start ([`Replay::start_announced`]: the fuzzing differential does). Otherwise,
 //! or from the first `apply` of an event that was not announced, the engine is asked again for
 //! each prefix: every `apply` sends the set-up with every event so far and takes the last step
 //! (`n + 1` requests and `n (n + 1) / 2` replayed events for `n` events). Either way the engine
@@ -76,6 +77,22 @@ struct Trial {
     prefetched: VecDeque<(Event, Verdict, Observation)>,
 }
 
+impl Trial {
+    /// Trial `number` with nothing asked yet.
+    fn new(number: u64, rules: &Rules, setup: &Setup) -> Trial {
+        Trial {
+            number,
+            rules: *rules,
+            setup: setup.clone(),
+            events: Vec::new(),
+            initial: Observation::default(),
+            steps: Vec::new(),
+            pending: None,
+            prefetched: VecDeque::new(),
+        }
+    }
+}
+
 /// What the engine made of one request.
 enum Answer {
     Played {
@@ -95,16 +112,7 @@ impl Replay {
         setup: &Setup,
     ) -> Result<(), Unsupported> {
         self.trials += 1;
-        let mut trial = Trial {
-            number: self.trials,
-            rules: *rules,
-            setup: setup.clone(),
-            events: Vec::new(),
-            initial: Observation::default(),
-            steps: Vec::new(),
-            pending: None,
-            prefetched: VecDeque::new(),
-        };
+        let mut trial = Trial::new(self.trials, rules, setup);
         self.trial = None;
         match play(engine, &trial, &[]) {
             Ok(Answer::Played { initial, .. }) => trial.initial = initial,
@@ -113,6 +121,40 @@ impl Replay {
         }
         self.trial = Some(trial);
         Ok(())
+    }
+
+    /// [`Replay::start`] and [`Replay::announce`] in one request: the set-up with every
+    /// announced event, whose answer gives the start and the steps the `apply` calls take.
+    /// Anything but a played answer (a fault, a refusal) is left to the two calls it stands
+    /// for, which meet it again exactly as they would have: the start asked alone, and no
+    /// announcement, so that the events are asked one at a time.
+    pub(crate) fn start_announced(
+        &mut self,
+        engine: &mut impl Answerer,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Result<(), Unsupported> {
+        if events.is_empty() {
+            return self.start(engine, rules, setup);
+        }
+        self.trials += 1;
+        let mut trial = Trial::new(self.trials, rules, setup);
+        self.trial = None;
+        match play(engine, &trial, events) {
+            Ok(Answer::Played { initial, steps }) => {
+                trial.initial = initial;
+                trial.prefetched = events
+                    .iter()
+                    .cloned()
+                    .zip(steps)
+                    .map(|(e, (v, o))| (e, v, o))
+                    .collect();
+                self.trial = Some(trial);
+                Ok(())
+            }
+            Ok(Answer::Skipped(_)) | Err(_) => self.start(engine, rules, setup),
+        }
     }
 
     /// Asks for the whole announced game in one request. Its steps answer the `apply` calls

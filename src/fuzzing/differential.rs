@@ -141,7 +141,9 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
             actual,
         })
     };
-    match guarded(|| second.start(&case.rules, &case.setup)) {
+    // The game is announced with the start, before the start is observed: an engine in
+    // another process then answers both in one exchange.
+    match guarded(|| second.start_announced(&case.rules, &case.setup, &put)) {
         Err(message) => return error(0, "a start".to_string(), message),
         Ok(Err(Unsupported(why))) => return Played::NotApplicable(why),
         Ok(Ok(())) => {}
@@ -165,9 +167,6 @@ pub fn differential(first: &mut dyn Referee, second: &mut dyn Referee, case: &Ca
             return Played::Diverged(Divergence::of(0, None, d));
         }
         Ok(Ok(())) => {}
-    }
-    if let Err(message) = guarded(|| second.announce(&put)) {
-        return error(0, "a start".to_string(), message);
     }
     let mut asked = 0;
     for (k, (event, verdict)) in case.events.iter().zip(&verdicts).enumerate() {
