@@ -349,10 +349,11 @@ impl Reader<'_> {
         self.source.error_at(offset, ident, message)
     }
 
-    /// Where the move of a main-line node is written.
-    fn position(&self, node: usize) -> Position {
+    /// Where the move of a main-line node is written, found by `cursor` (the moves are
+    /// located in the order they are written).
+    fn position(&self, cursor: &mut text::Cursor, node: usize) -> Position {
         let offset = self.moves.get(node).copied().unwrap_or(0);
-        let (line, column) = self.lines.line_column(offset);
+        let (line, column) = cursor.at(offset);
         Position { line, column }
     }
 
@@ -405,8 +406,9 @@ impl Reader<'_> {
             game: self.game,
             charset,
             setup: Setup::empty(width, height),
-            events: Vec::new(),
-            positions: Vec::new(),
+            // About one move a node: the lists are sized once, not regrown as they fill.
+            events: Vec::with_capacity(line.len()),
+            positions: Vec::with_capacity(line.len()),
             komi: None,
             handicap: None,
             handicap_from_moves: false,
@@ -424,6 +426,7 @@ impl Reader<'_> {
         let mut territory: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
         let mut marked = false;
         let mut first_player: Option<Color> = None;
+        let mut cursor = self.lines.cursor();
 
         for (node_index, node) in line.iter().enumerate() {
             let mut moves_here = 0;
@@ -474,7 +477,9 @@ impl Reader<'_> {
                             SgfMove::Move(p) => Move::Play(to_point(node_index, ident, p)?),
                         };
                         record.events.push(Event::Move(color, mv));
-                        record.positions.push(self.position(node_index));
+                        record
+                            .positions
+                            .push(self.position(&mut cursor, node_index));
                     }
                     Prop::AB(points) | Prop::AW(points) | Prop::AE(points) => {
                         let ident = prop.identifier();

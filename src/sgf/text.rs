@@ -247,22 +247,24 @@ pub fn node_past_depth(text: &str, limit: usize) -> Option<usize> {
 }
 
 /// Line starts of a text, to turn offsets into lines and columns without rescanning.
+///
+/// Every move of a record is located, in the order the moves are written, so most lookups go
+/// through a [`Cursor`], which walks on from the last offset it was asked for: each byte of
+/// the text is read once a game. The line starts and the character counts behind an arbitrary
+/// lookup ([`Lines::line_column`]) are found only when one is made.
 pub struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
-    columns: crate::spec::location::Columns,
+    starts: std::cell::OnceCell<Vec<usize>>,
+    columns: std::cell::OnceCell<crate::spec::location::Columns>,
 }
 
 impl<'a> Lines<'a> {
-    /// Line starts of `text`, found once so that each lookup is a binary search.
+    /// Lines of `text`; nothing is scanned until a lookup needs it.
     pub fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        let columns = crate::spec::location::Columns::new(text);
         Lines {
             text,
-            starts,
-            columns,
+            starts: std::cell::OnceCell::new(),
+            columns: std::cell::OnceCell::new(),
         }
     }
 
@@ -270,9 +272,64 @@ impl<'a> Lines<'a> {
     /// with the length of the line (every move of a one-line collection is located).
     pub fn line_column(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.starts[line - 1];
-        (line, self.columns.column(self.text, start, offset))
+        let starts = self.starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        let line = starts.partition_point(|&s| s <= offset).max(1);
+        let start = starts[line - 1];
+        let columns = self
+            .columns
+            .get_or_init(|| crate::spec::location::Columns::new(self.text));
+        (line, columns.column(self.text, start, offset))
+    }
+
+    /// A cursor at the start of the text.
+    pub fn cursor(&self) -> Cursor<'_, 'a> {
+        Cursor {
+            lines: self,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+}
+
+/// Lines and columns of offsets asked for in increasing order, each found by reading on from
+/// the one before (an offset before the last, or far after it, is looked up afresh, and the
+/// walk goes on from there): what [`Lines::line_column`] answers, without its two scans of up
+/// to [`Columns::STEP`](crate::spec::location::Columns::STEP) bytes for every move of a long
+/// line.
+pub struct Cursor<'l, 'a> {
+    lines: &'l Lines<'a>,
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor<'_, '_> {
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn at(&mut self, offset: usize) -> (usize, usize) {
+        use crate::spec::location::Columns;
+        let offset = offset.min(self.lines.text.len());
+        // Far ahead (the first move of a later game in a collection) or behind: a lookup,
+        // whose cost does not grow with the distance, so that reading a collection stays
+        // linear in its length.
+        if offset < self.offset || offset - self.offset > 2 * Columns::STEP {
+            (self.line, self.column) = self.lines.line_column(offset);
+        } else {
+            let gap = &self.lines.text.as_bytes()[self.offset..offset];
+            match memchr::memrchr(b'\n', gap) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', gap).count();
+                    self.column = crate::spec::location::count_chars(&gap[last + 1..]) + 1;
+                }
+                None => self.column += crate::spec::location::count_chars(gap),
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
     }
 }
 
@@ -456,6 +513,26 @@ mod tests {
         let source = crate::spec::location::Source::new(std::path::Path::new("t"), text);
         for offset in 0..text.len() {
             assert_eq!(lines.line_column(offset), source.line_column(offset));
+        }
+    }
+
+    /// A cursor answers what a lookup answers, walking forward or sent back, on short lines
+    /// and on a line longer than the counts' step, with characters of more than one byte.
+    #[test]
+    fn a_cursor_agrees_with_lookups() {
+        let long = format!(
+            "(;C[{}]\n;B[aa]{};W[bb]\n\n;B[cc])",
+            "é".repeat(300),
+            "x".repeat(700)
+        );
+        for text in ["(;SZ[9]\n;C[x]B[aa]\n;W[bb] (;B[cc]))", long.as_str()] {
+            let lines = Lines::new(text);
+            let mut cursor = lines.cursor();
+            let forward: Vec<usize> = (0..=text.len()).step_by(7).collect();
+            let back_and_forth = [40, 3, 500, 499, 1200, 0, text.len(), 20];
+            for &offset in forward.iter().chain(&back_and_forth) {
+                assert_eq!(cursor.at(offset), lines.line_column(offset), "{offset}");
+            }
         }
     }
 

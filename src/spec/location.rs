@@ -116,7 +116,8 @@ pub fn column_bytes_counted() -> u64 {
     BYTES_COUNTED.with(std::cell::Cell::get)
 }
 
-fn count_chars(bytes: &[u8]) -> usize {
+/// The characters in `bytes` (UTF-8), counted towards [`column_bytes_counted`].
+pub(crate) fn count_chars(bytes: &[u8]) -> usize {
     BYTES_COUNTED.with(|c| c.set(c.get() + bytes.len() as u64));
     // A character starts at every byte that is not a UTF-8 continuation byte.
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
