@@ -7,7 +7,7 @@
 //! 1. `read`: SGF bytes to records (`sgf::read`), in records per second.
 //! 2. `judge_one_ruleset`: read and judge every record under the ruleset its `RU` names (aga
 //!    where it names none), one thread.
-//! 3. `judge_every_ruleset`: read and judge every record under all eleven rulesets, one thread.
+//! 3. `judge_every_ruleset`: read and judge every record under every ruleset, one thread.
 //! 4. `judge_one_ruleset_all_threads`: as 2 on a rayon pool of every core.
 //!
 //! Criterion times a slice of the corpus (the first `SLICE` records) so that a sample takes a
@@ -398,7 +398,7 @@ fn whole_corpus(files: &[(PathBuf, Vec<u8>)], setting: &Setting) {
         judge_all(cores),
     );
     rate(
-        "read + judge, 11 rulesets, 1 thread",
+        &format!("read + judge, {} rulesets, 1 thread", setting.by_name.len()),
         best_of(|| {
             for (p, b) in files {
                 black_box(judge_file(p, b, &setting.spec, &|r| setting.every(r)));
