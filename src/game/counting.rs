@@ -311,36 +311,32 @@ impl Planes {
         }
     }
 
-    fn regions(&self) -> Regions {
-        let mut empty = NO_ROWS;
-        for r in 1..=self.height {
-            empty[r] = self.row & !(self.stones[0][r] | self.stones[1][r]);
+    /// A plane whose row `r` is `row(r)`, for each row of the board.
+    fn plane(&self, row: impl Fn(usize) -> u32) -> Rows {
+        let mut plane = NO_ROWS;
+        for (r, bits) in plane.iter_mut().enumerate().take(self.height + 1).skip(1) {
+            *bits = row(r);
         }
+        plane
+    }
+
+    fn regions(&self) -> Regions {
+        let empty = self.plane(|r| self.row & !(self.stones[0][r] | self.stones[1][r]));
         let bordered = [0, 1].map(|c| {
-            let mut next_to = self.dilate(&self.stones[c]);
-            for r in 1..=self.height {
-                next_to[r] &= empty[r];
-            }
-            self.flood(next_to, &empty)
+            let around = self.dilate(&self.stones[c]);
+            self.flood(self.plane(|r| around[r] & empty[r]), &empty)
         });
         Regions { bordered }
     }
 
     /// For each colour, its groups in seki: their stones and the regions they alone border.
     fn seki(&self, regions: &Regions) -> [Rows; 2] {
-        let mut shared = NO_ROWS;
-        for r in 1..=self.height {
-            shared[r] = regions.bordered[0][r] & regions.bordered[1][r];
-        }
-        let next_to_shared = self.dilate(&shared);
+        let [black, white] = &regions.bordered;
+        let next_to_shared = self.dilate(&self.plane(|r| black[r] & white[r]));
         [0, 1].map(|c| {
-            let owned = regions.owned(c);
-            let (mut seeds, mut group) = (NO_ROWS, NO_ROWS);
-            for r in 1..=self.height {
-                seeds[r] = self.stones[c][r] & next_to_shared[r];
-                group[r] = self.stones[c][r] | owned[r];
-            }
-            self.flood(seeds, &group)
+            let (stones, owned) = (&self.stones[c], regions.owned(c));
+            let seeds = self.plane(|r| stones[r] & next_to_shared[r]);
+            self.flood(seeds, &self.plane(|r| stones[r] | owned[r]))
         })
     }
 
@@ -352,19 +348,19 @@ impl Planes {
             SekiEyes::Neutral => self.seki(&regions),
             SekiEyes::Count => [NO_ROWS; 2],
         };
-        let mut tally = Tally {
-            territory: [0; 2],
-            stones: [0; 2],
-            dead: self.dead,
-        };
-        for c in 0..2 {
+        let rows = 1..=self.height;
+        let territory = [0, 1].map(|c| {
             let owned = regions.owned(c);
-            for r in 1..=self.height {
-                tally.territory[c] += (owned[r] & !seki[c][r]).count_ones();
-                tally.stones[c] += self.stones[c][r].count_ones();
-            }
+            rows.clone()
+                .map(|r| (owned[r] & !seki[c][r]).count_ones())
+                .sum()
+        });
+        let stones = [0, 1].map(|c| rows.clone().map(|r| self.stones[c][r].count_ones()).sum());
+        Tally {
+            territory,
+            stones,
+            dead: self.dead,
         }
-        tally
     }
 }
 
