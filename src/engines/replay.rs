@@ -78,6 +78,16 @@ struct Trial {
 }
 
 impl Trial {
+    /// Keeps the engine's answers to the announced `events`, for the `apply` calls to come.
+    fn prefetch(&mut self, events: &[Event], steps: Vec<(Verdict, Observation)>) {
+        self.prefetched = events
+            .iter()
+            .cloned()
+            .zip(steps)
+            .map(|(e, (v, o))| (e, v, o))
+            .collect();
+    }
+
     /// Trial `number` with nothing asked yet.
     fn new(number: u64, rules: &Rules, setup: &Setup) -> Trial {
         Trial {
@@ -144,12 +154,7 @@ impl Replay {
         match play(engine, &trial, events) {
             Ok(Answer::Played { initial, steps }) => {
                 trial.initial = initial;
-                trial.prefetched = events
-                    .iter()
-                    .cloned()
-                    .zip(steps)
-                    .map(|(e, (v, o))| (e, v, o))
-                    .collect();
+                trial.prefetch(events, steps);
                 self.trial = Some(trial);
                 Ok(())
             }
@@ -169,12 +174,7 @@ impl Replay {
         if fresh && !events.is_empty() {
             if let Ok(Answer::Played { initial, steps }) = play(engine, &trial, events) {
                 if initial == trial.initial {
-                    trial.prefetched = events
-                        .iter()
-                        .cloned()
-                        .zip(steps)
-                        .map(|(e, (v, o))| (e, v, o))
-                        .collect();
+                    trial.prefetch(events, steps);
                 }
             }
         }
