@@ -258,6 +258,14 @@ mod tests {
             stones.join(","),
             passes.join(",")
         );
+        let request_of = |passes: &[String]| {
+            format!(
+                "{{\"type\":\"run\",\"id\":\"big\",\"rules\":{RULES},\"setup\":{{\"width\":25,\"height\":25,\"stones\":[{}],\"to_move\":\"B\"}},\"events\":[{}],\"observe\":[\"board\"]}}\n",
+                stones.join(","),
+                passes.join(",")
+            )
+        };
+        assert_eq!(request, request_of(&passes));
         let lines = session(&request);
         assert_eq!(lines.len(), 1);
         assert!(lines[0].len() < 2_000, "{}", &lines[0][..2_000]);
@@ -267,6 +275,32 @@ mod tests {
             "{}",
             lines[0]
         );
+        // Refused exactly where the reply stops fitting: the events before the one named make
+        // a reply of at most a line's length, and with it the reply is refused.
+        let reply: Value = serde_json::from_str(&lines[0]).unwrap();
+        let k = reply["context"]["event"].as_u64().unwrap() as usize;
+        let fits = session(&request_of(&passes[..k - 1]));
+        assert!(
+            fits[0].starts_with("{\"type\":\"result\""),
+            "{}",
+            &fits[0][..200]
+        );
+        assert!(fits[0].len() <= MAX_LINE_BYTES, "{}", fits[0].len());
+        // ... and one step more (a pass, the same board) would not have fitted.
+        let fitted: Value = serde_json::from_str(&fits[0]).unwrap();
+        let last = fitted["steps"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()
+            .to_string();
+        assert!(
+            fits[0].len() + 1 + last.len() > MAX_LINE_BYTES,
+            "{}",
+            fits[0].len()
+        );
+        let refused = session(&request_of(&passes[..k]));
+        assert!(refused[0].contains("the reply would be longer than"));
     }
 
     #[test]
