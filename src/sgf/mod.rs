@@ -47,7 +47,7 @@ use sgf_parse::SgfProp;
 
 use crate::board::{Color, Move, Point};
 use crate::game::{Event, Setup, SetupHistory};
-use crate::spec::location::{Located, Source};
+use crate::spec::location::{Cursor, Located, Source};
 
 pub use values::{KomiUnits, RecordKomi, RecordedResult, RulesTag};
 
@@ -199,7 +199,6 @@ pub fn read_each(
         let (offset, what) = index.problem.unwrap_or((0, "not an SGF collection"));
         source.error_at(offset, "", format!("{what} ({e})"))
     };
-    let lines = text::Lines::new(&text);
     // Each game tree read on its own where the collection splits plainly into trees;
     // otherwise the whole text at once, which is what gives a broken file its error.
     let ranges = game_ranges(&text).unwrap_or_else(|| std::iter::once(0..text.len()).collect());
@@ -246,7 +245,6 @@ pub fn read_each(
                 base: range.start,
                 part_game,
                 moves: &offsets,
-                lines: &lines,
                 game,
             };
             each(match line {
@@ -338,7 +336,6 @@ struct Reader<'a> {
     part_game: usize,
     /// Where each main-line node's move is written in the file, for this game.
     moves: &'a [usize],
-    lines: &'a text::Lines<'a>,
     game: usize,
 }
 
@@ -351,7 +348,7 @@ impl Reader<'_> {
 
     /// Where the move of a main-line node is written, found by `cursor` (the moves are
     /// located in the order they are written).
-    fn position(&self, cursor: &mut text::Cursor, node: usize) -> Position {
+    fn position(&self, cursor: &mut Cursor, node: usize) -> Position {
         let offset = self.moves.get(node).copied().unwrap_or(0);
         let (line, column) = cursor.at(offset);
         Position { line, column }
@@ -426,7 +423,7 @@ impl Reader<'_> {
         let mut territory: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
         let mut marked = false;
         let mut first_player: Option<Color> = None;
-        let mut cursor = self.lines.cursor();
+        let mut cursor = self.source.cursor();
 
         for (node_index, node) in line.iter().enumerate() {
             let mut moves_here = 0;

@@ -246,93 +246,6 @@ pub fn node_past_depth(text: &str, limit: usize) -> Option<usize> {
     None
 }
 
-/// Line starts of a text, to turn offsets into lines and columns without rescanning.
-///
-/// Every move of a record is located, in the order the moves are written, so most lookups go
-/// through a [`Cursor`], which walks on from the last offset it was asked for: each byte of
-/// the text is read once a game. The line starts and the character counts behind an arbitrary
-/// lookup ([`Lines::line_column`]) are found only when one is made.
-pub struct Lines<'a> {
-    text: &'a str,
-    starts: std::cell::OnceCell<Vec<usize>>,
-    columns: std::cell::OnceCell<crate::spec::location::Columns>,
-}
-
-impl<'a> Lines<'a> {
-    /// Lines of `text`; nothing is scanned until a lookup needs it.
-    pub fn new(text: &'a str) -> Lines<'a> {
-        Lines {
-            text,
-            starts: std::cell::OnceCell::new(),
-            columns: std::cell::OnceCell::new(),
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset, in time that does not grow
-    /// with the length of the line (every move of a one-line collection is located).
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let starts = self.starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
-                .collect()
-        });
-        let line = starts.partition_point(|&s| s <= offset).max(1);
-        let start = starts[line - 1];
-        let columns = self
-            .columns
-            .get_or_init(|| crate::spec::location::Columns::new(self.text));
-        (line, columns.column(self.text, start, offset))
-    }
-
-    /// A cursor at the start of the text.
-    pub fn cursor(&self) -> Cursor<'_, 'a> {
-        Cursor {
-            lines: self,
-            offset: 0,
-            line: 1,
-            column: 1,
-        }
-    }
-}
-
-/// Lines and columns of offsets asked for in increasing order, each found by reading on from
-/// the one before (an offset before the last, or far after it, is looked up afresh, and the
-/// walk goes on from there): what [`Lines::line_column`] answers, without its two scans of up
-/// to [`Columns::STEP`](crate::spec::location::Columns::STEP) bytes for every move of a long
-/// line.
-pub struct Cursor<'l, 'a> {
-    lines: &'l Lines<'a>,
-    offset: usize,
-    line: usize,
-    column: usize,
-}
-
-impl Cursor<'_, '_> {
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn at(&mut self, offset: usize) -> (usize, usize) {
-        use crate::spec::location::Columns;
-        let offset = offset.min(self.lines.text.len());
-        // Far ahead (the first move of a later game in a collection) or behind: a lookup,
-        // whose cost does not grow with the distance, so that reading a collection stays
-        // linear in its length.
-        if offset < self.offset || offset - self.offset > 2 * Columns::STEP {
-            (self.line, self.column) = self.lines.line_column(offset);
-        } else {
-            let gap = &self.lines.text.as_bytes()[self.offset..offset];
-            match memchr::memrchr(b'\n', gap) {
-                Some(last) => {
-                    self.line += memchr::memchr_iter(b'\n', gap).count();
-                    self.column = crate::spec::location::count_chars(&gap[last + 1..]) + 1;
-                }
-                None => self.column += crate::spec::location::count_chars(gap),
-            }
-        }
-        self.offset = offset;
-        (self.line, self.column)
-    }
-}
-
 /// Walks back from the `[` before a property's first value to the start of its identifier.
 fn ident_start(bytes: &[u8], bracket: usize) -> usize {
     let mut at = bracket.min(bytes.len());
@@ -505,34 +418,16 @@ mod tests {
         let text = "(;SZ[9]\n;C[x]B[aa]\n;W[bb] (;B[cc]))";
         let index = Index::new(text);
         let moves = move_offsets(text);
-        let lines = Lines::new(text);
         for (node, &offset) in moves[0].iter().enumerate().skip(1) {
             let ident = if node == 2 { "W" } else { "B" };
             assert_eq!(offset, index.locate(0, node, ident, None));
         }
+        // Lines and columns as the reader finds them, a cursor walking forward through the
+        // text, are the lookups' at every offset.
         let source = crate::spec::location::Source::new(std::path::Path::new("t"), text);
+        let mut cursor = source.cursor();
         for offset in 0..text.len() {
-            assert_eq!(lines.line_column(offset), source.line_column(offset));
-        }
-    }
-
-    /// A cursor answers what a lookup answers, walking forward or sent back, on short lines
-    /// and on a line longer than the counts' step, with characters of more than one byte.
-    #[test]
-    fn a_cursor_agrees_with_lookups() {
-        let long = format!(
-            "(;C[{}]\n;B[aa]{};W[bb]\n\n;B[cc])",
-            "é".repeat(300),
-            "x".repeat(700)
-        );
-        for text in ["(;SZ[9]\n;C[x]B[aa]\n;W[bb] (;B[cc]))", long.as_str()] {
-            let lines = Lines::new(text);
-            let mut cursor = lines.cursor();
-            let forward: Vec<usize> = (0..=text.len()).step_by(7).collect();
-            let back_and_forth = [40, 3, 500, 499, 1200, 0, text.len(), 20];
-            for &offset in forward.iter().chain(&back_and_forth) {
-                assert_eq!(cursor.at(offset), lines.line_column(offset), "{offset}");
-            }
+            assert_eq!(cursor.at(offset), source.line_column(offset));
         }
     }
 

@@ -116,8 +116,7 @@ pub fn column_bytes_counted() -> u64 {
     BYTES_COUNTED.with(std::cell::Cell::get)
 }
 
-/// The characters in `bytes` (UTF-8), counted towards [`column_bytes_counted`].
-pub(crate) fn count_chars(bytes: &[u8]) -> usize {
+fn count_chars(bytes: &[u8]) -> usize {
     BYTES_COUNTED.with(|c| c.set(c.get() + bytes.len() as u64));
     // A character starts at every byte that is not a UTF-8 continuation byte.
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
@@ -203,6 +202,16 @@ impl<'a> Source<'a> {
         (line, column)
     }
 
+    /// A cursor at the start of the text, for offsets asked for mostly in increasing order.
+    pub fn cursor(&self) -> Cursor<'_, 'a> {
+        Cursor {
+            source: self,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
     /// An error at a byte offset about a key.
     pub fn error_at(
         &self,
@@ -276,6 +285,41 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
         offset -= 1;
     }
     offset
+}
+
+/// Lines and columns of offsets asked for in increasing order (every move of an SGF record is
+/// located, in the order the moves are written), each found by reading on from the one before:
+/// what [`Source::line_column`] answers, without its two scans of up to [`Columns::STEP`]
+/// bytes for every item of a long line. An offset before the last, or more than two steps
+/// after it (the first move of a later game in a collection), is looked up afresh, and the
+/// walk goes on from there, so the work stays linear in the length of the text.
+pub struct Cursor<'s, 'a> {
+    source: &'s Source<'a>,
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor<'_, '_> {
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn at(&mut self, offset: usize) -> (usize, usize) {
+        let text = self.source.text;
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        if offset < self.offset || offset - self.offset > 2 * Columns::STEP {
+            (self.line, self.column) = self.source.line_column(offset);
+        } else {
+            let gap = &text.as_bytes()[self.offset..offset];
+            match memchr::memrchr(b'\n', gap) {
+                Some(last) => {
+                    self.line += memchr::memchr_iter(b'\n', gap).count();
+                    self.column = count_chars(&gap[last + 1..]) + 1;
+                }
+                None => self.column += count_chars(gap),
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
 }
 
 /// The key written on the line holding `offset`, under the table header above it
@@ -400,6 +444,27 @@ fn find_in_value(value: &toml_edit::Value, offset: usize, path: &mut String) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cursor answers what a lookup answers, walking forward or sent back, on short lines
+    /// and on a line longer than the counts' step, with characters of more than one byte
+    /// (offsets inside them included).
+    #[test]
+    fn a_cursor_agrees_with_lookups() {
+        let long = format!(
+            "(;C[{}]\n;B[aa]{};W[bb]\n\n;B[cc])",
+            "é".repeat(300),
+            "x".repeat(700)
+        );
+        for text in ["(;SZ[9]\n;C[x]B[aa]\n;W[bb] (;B[cc]))", long.as_str()] {
+            let source = Source::new(Path::new("t"), text);
+            let mut cursor = source.cursor();
+            let forward: Vec<usize> = (0..=text.len()).step_by(7).collect();
+            let back_and_forth = [40, 3, 500, 499, 1200, 0, text.len(), 20];
+            for &offset in forward.iter().chain(&back_and_forth) {
+                assert_eq!(cursor.at(offset), source.line_column(offset), "{offset}");
+            }
+        }
+    }
 
     #[test]
     fn keys_are_found_in_nested_tables_and_arrays() {
