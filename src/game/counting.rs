@@ -369,9 +369,10 @@ mod tests {
     use super::*;
     use crate::rules::Komi;
 
-    // The labelling the counts were made by before the floods: strings and regions found one
-    // by one, the seki status spread from string to region to string. It stays here as the
-    // second reading [`Planes`] is held to.
+    // The labelling the counts were made by before the floods (as it stood before the
+    // floods' work began, written for obviousness): strings and regions found one by one, the
+    // seki status spread from string to region to string. It stays here as the second
+    // reading [`Planes`] is held to.
 
     /// An empty region: its size and which colours border it.
     #[derive(Clone, Copy, Debug, Default)]
@@ -392,22 +393,14 @@ mod tests {
     }
 
     /// The position after dead-stone removal, cut into strings and empty regions, with the seki
-    /// status of each.
-    ///
-    /// Counting looks cheap beside a game, but `judge` counts every record it reads (about one
-    /// count for each of the corpus's 5,502 records, more for the few whose count is searched for
-    /// dead stones), so this is kept lean: the grid is padded with an edge (no bounds tests, no
-    /// division to find a neighbour), one label array serves strings and regions, nothing is
-    /// allocated per string or region, and groups are joined with a union-find rather than
-    /// adjacency lists walked breadth first.
+    /// status of each: a plain grid, each string and region flood-filled, the seki status spread
+    /// breadth first from string to region to string.
     struct Analysis {
-        /// Row length of the padded grid: the board's width plus one edge column (which is also
-        /// the left edge of the next row).
-        stride: usize,
-        /// What each padded cell holds: [`EMPTY`], [`BLACK`], [`WHITE`] or [`EDGE`].
-        cells: Vec<u8>,
-        /// For each cell of the board: the index of its string (stones) or region (empty points).
-        label: Vec<u32>,
+        width: usize,
+        cells: Vec<Option<Color>>,
+        /// For each point: the index of its string (stones) or region (empty points).
+        string_of: Vec<usize>,
+        region_of: Vec<usize>,
         regions: Vec<Region>,
         string_in_seki: Vec<bool>,
         region_in_seki: Vec<bool>,
@@ -415,180 +408,161 @@ mod tests {
         dead: [u32; 2],
     }
 
-    const EMPTY: u8 = 0;
-    const BLACK: u8 = 1;
-    const WHITE: u8 = 2;
-    const EDGE: u8 = 3;
-    const NONE: u32 = u32::MAX;
-
-    fn cell_of(color: Option<Color>) -> u8 {
-        match color {
-            None => EMPTY,
-            Some(Color::Black) => BLACK,
-            Some(Color::White) => WHITE,
-        }
-    }
+    const NONE: usize = usize::MAX;
 
     impl Analysis {
-        /// The analysis of `board` with the `dead` stones removed.
         fn new(board: &Board, dead: &[Point]) -> Analysis {
             let width = usize::from(board.width());
             let height = usize::from(board.height());
-            let stride = width + 1;
-            let mut cells = vec![EDGE; (height + 2) * stride];
-            for row in 0..board.height() {
-                for col in 0..board.width() {
-                    let at = (usize::from(row) + 1) * stride + usize::from(col);
-                    cells[at] = cell_of(board.get(Point::new(col, row)));
-                }
+            let mut cells: Vec<Option<Color>> = vec![None; width * height];
+            for p in board.points() {
+                cells[usize::from(p.row) * width + usize::from(p.col)] = board.get(p);
             }
-            let mut analysis = Analysis {
-                stride,
-                cells,
-                label: vec![NONE; (height + 2) * stride],
-                regions: Vec::new(),
-                string_in_seki: Vec::new(),
-                region_in_seki: Vec::new(),
-                stones: [0; 2],
-                dead: [0; 2],
-            };
+            let mut dead_count = [0u32; 2];
             for &p in dead {
                 if !board.contains(p) {
                     continue;
                 }
-                let i = analysis.cell(p);
-                if let Some(color) = analysis.color(i) {
-                    analysis.dead[color.opponent().index()] += 1;
-                    analysis.cells[i] = EMPTY;
+                let i = usize::from(p.row) * width + usize::from(p.col);
+                if let Some(color) = cells[i].take() {
+                    dead_count[color.opponent().index()] += 1;
                 }
             }
-            for &cell in &analysis.cells {
-                if cell == BLACK || cell == WHITE {
-                    analysis.stones[usize::from(cell - 1)] += 1;
-                }
+            let mut stones = [0u32; 2];
+            for color in cells.iter().flatten() {
+                stones[color.index()] += 1;
             }
-            let strings = analysis.label();
-            analysis.find_seki(strings);
+
+            let mut analysis = Analysis {
+                width,
+                cells,
+                string_of: vec![NONE; width * height],
+                region_of: vec![NONE; width * height],
+                regions: Vec::new(),
+                string_in_seki: Vec::new(),
+                region_in_seki: Vec::new(),
+                stones,
+                dead: dead_count,
+            };
+            analysis.label(height);
+            analysis.find_seki(height);
             analysis
         }
 
-        /// The padded cell of a point on the board.
         fn cell(&self, p: Point) -> usize {
-            (usize::from(p.row) + 1) * self.stride + usize::from(p.col)
+            usize::from(p.row) * self.width + usize::from(p.col)
         }
 
-        /// The colour of the stone in cell `i`, if there is one.
-        fn color(&self, i: usize) -> Option<Color> {
-            match self.cells[i] {
-                BLACK => Some(Color::Black),
-                WHITE => Some(Color::White),
-                _ => None,
-            }
-        }
-
-        fn neighbours(&self, i: usize) -> [usize; 4] {
-            [i - self.stride, i - 1, i + 1, i + self.stride]
+        fn neighbours(&self, i: usize, height: usize) -> impl Iterator<Item = usize> {
+            let (width, col, row) = (self.width, i % self.width, i / self.width);
+            let left = (col > 0).then(|| i - 1);
+            let right = (col + 1 < width).then(|| i + 1);
+            let down = (row > 0).then(|| i - width);
+            let up = (row + 1 < height).then(|| i + width);
+            [left, right, down, up].into_iter().flatten()
         }
 
         /// Flood-fills strings (4-connected stones of one colour) and regions (4-connected empty
-        /// points), recording which colours border each region; answers the number of strings.
-        fn label(&mut self) -> usize {
-            let mut strings = 0u32;
-            let mut stack: Vec<usize> = Vec::with_capacity(self.cells.len());
-            for start in self.stride..self.cells.len() - self.stride {
-                let kind = self.cells[start];
-                if kind == EDGE || self.label[start] != NONE {
+        /// points), recording which colours border each region.
+        fn label(&mut self, height: usize) {
+            let mut strings = 0;
+            let mut stack = Vec::new();
+            for start in 0..self.cells.len() {
+                let color = self.cells[start];
+                let seen = match color {
+                    Some(_) => self.string_of[start] != NONE,
+                    None => self.region_of[start] != NONE,
+                };
+                if seen {
                     continue;
                 }
                 let mut region = Region::default();
-                let label = if kind == EMPTY {
-                    self.regions.len() as u32
-                } else {
-                    strings
+                let label = match color {
+                    Some(_) => strings,
+                    None => self.regions.len(),
                 };
-                self.label[start] = label;
                 stack.push(start);
+                self.mark(start, color, label);
                 while let Some(i) = stack.pop() {
-                    region.size += 1;
-                    for n in self.neighbours(i) {
-                        let other = self.cells[n];
-                        if other == kind {
-                            if self.label[n] == NONE {
-                                self.label[n] = label;
+                    if color.is_none() {
+                        region.size += 1;
+                    }
+                    for n in self.neighbours(i, height) {
+                        match (color, self.cells[n]) {
+                            (None, Some(c)) => region.borders[c.index()] = true,
+                            (a, b) if a == b && !self.is_marked(n) => {
+                                self.mark(n, color, label);
                                 stack.push(n);
                             }
-                        } else if kind == EMPTY && other != EDGE {
-                            region.borders[usize::from(other - 1)] = true;
+                            _ => {}
                         }
                     }
                 }
-                if kind == EMPTY {
-                    self.regions.push(region);
-                } else {
-                    strings += 1;
+                match color {
+                    Some(_) => strings += 1,
+                    None => self.regions.push(region),
                 }
             }
-            strings as usize
+            self.string_in_seki = vec![false; strings];
+            self.region_in_seki = vec![false; self.regions.len()];
+        }
+
+        fn is_marked(&self, i: usize) -> bool {
+            self.string_of[i] != NONE || self.region_of[i] != NONE
+        }
+
+        fn mark(&mut self, i: usize, color: Option<Color>, label: usize) {
+            match color {
+                Some(_) => self.string_of[i] = label,
+                None => self.region_of[i] = label,
+            }
         }
 
         /// Seeds the strings that touch a region bordered by both colours, then spreads the seki
-        /// status through one-colour regions to every string of the same group: the strings
-        /// joined through one-colour regions form a group (a union-find over strings), and a group
-        /// is in seki when one of its strings touches a region both colours border.
-        fn find_seki(&mut self, strings: usize) {
-            let mut parent: Vec<u32> = (0..strings as u32).collect();
-            let mut seed = vec![false; strings];
-            // The first string seen bordering each one-colour region.
-            let mut first = vec![NONE; self.regions.len()];
-            for i in self.stride..self.cells.len() - self.stride {
-                let kind = self.cells[i];
-                if kind != BLACK && kind != WHITE {
+        /// status through one-colour regions to every string of the same group.
+        fn find_seki(&mut self, height: usize) {
+            // Which regions each string borders, and which strings each region borders.
+            let mut string_regions: Vec<Vec<usize>> = vec![Vec::new(); self.string_in_seki.len()];
+            let mut region_strings: Vec<Vec<usize>> = vec![Vec::new(); self.regions.len()];
+            for i in 0..self.cells.len() {
+                if self.cells[i].is_none() {
                     continue;
                 }
-                let s = self.label[i];
-                for n in self.neighbours(i) {
-                    if self.cells[n] != EMPTY {
+                let s = self.string_of[i];
+                for n in self.neighbours(i, height) {
+                    if self.cells[n].is_none() {
+                        let r = self.region_of[n];
+                        if !string_regions[s].contains(&r) {
+                            string_regions[s].push(r);
+                            region_strings[r].push(s);
+                        }
+                    }
+                }
+            }
+            let mut queue: Vec<usize> = Vec::new();
+            for (s, regions) in string_regions.iter().enumerate() {
+                let touches_shared = regions
+                    .iter()
+                    .any(|&r| self.regions[r].borders == [true, true]);
+                if touches_shared {
+                    self.string_in_seki[s] = true;
+                    queue.push(s);
+                }
+            }
+            while let Some(s) = queue.pop() {
+                for &r in &string_regions[s] {
+                    if self.regions[r].owner().is_none() || self.region_in_seki[r] {
                         continue;
                     }
-                    let r = self.label[n] as usize;
-                    match self.regions[r].owner() {
-                        Some(_) if first[r] == NONE => first[r] = s,
-                        Some(_) => union(&mut parent, s, first[r]),
-                        None if self.regions[r].borders == [true, true] => seed[s as usize] = true,
-                        None => {}
+                    self.region_in_seki[r] = true;
+                    for &t in &region_strings[r] {
+                        if !self.string_in_seki[t] {
+                            self.string_in_seki[t] = true;
+                            queue.push(t);
+                        }
                     }
                 }
             }
-            let mut group_in_seki = vec![false; strings];
-            for s in 0..strings as u32 {
-                if seed[s as usize] {
-                    group_in_seki[find(&mut parent, s) as usize] = true;
-                }
-            }
-            self.string_in_seki = (0..strings as u32)
-                .map(|s| group_in_seki[find(&mut parent, s) as usize])
-                .collect();
-            self.region_in_seki = first
-                .iter()
-                .map(|&s| s != NONE && group_in_seki[find(&mut parent, s) as usize])
-                .collect();
-        }
-    }
-
-    /// The representative of `s`'s set, halving the path to it.
-    fn find(parent: &mut [u32], mut s: u32) -> u32 {
-        while parent[s as usize] != s {
-            let up = parent[parent[s as usize] as usize];
-            parent[s as usize] = up;
-            s = up;
-        }
-        s
-    }
-
-    fn union(parent: &mut [u32], a: u32, b: u32) {
-        let (a, b) = (find(parent, a), find(parent, b));
-        if a != b {
-            parent[a as usize] = b;
         }
     }
 
@@ -692,8 +666,7 @@ mod tests {
                 .points()
                 .filter(|&p| {
                     let i = labelled.cell(p);
-                    labelled.color(i).is_some()
-                        && labelled.string_in_seki[labelled.label[i] as usize]
+                    labelled.cells[i].is_some() && labelled.string_in_seki[labelled.string_of[i]]
                 })
                 .collect();
             let stones = labelled.stones[0] + labelled.stones[1];
