@@ -1302,15 +1302,20 @@ fn ratios(_: &mut Criterion) {
 /// --branch-sim=yes`) sees that loop alone. Prints the moves played.
 fn play_only(spec: &str) {
     let words: Vec<&str> = spec.split(',').collect();
-    let [who, side, ko, method, moves] = words[..] else {
-        panic!("GOCONFORM_PLAY_ONLY={spec}: expected WHO,SIDE,KO,METHOD,MOVES");
+    let (who, side, ko, method, moves, policy) = match words[..] {
+        [who, side, ko, method, moves] => (who, side, ko, method, moves, Policy::Random),
+        [who, side, ko, method, moves, "random"] => (who, side, ko, method, moves, Policy::Random),
+        [who, side, ko, method, moves, "uniform"] => {
+            (who, side, ko, method, moves, Policy::Uniform)
+        }
+        _ => panic!("GOCONFORM_PLAY_ONLY={spec}: expected WHO,SIDE,KO,METHOD,MOVES[,random|uniform]"),
     };
     let side: u8 = side.parse().expect("SIDE is a number");
     let ko: KoRule = ko.parse().expect("KO is a ko rule");
     let target: u64 = moves.parse().expect("MOVES is a number");
     let mut contender: Box<dyn Contender> = match who {
-        "ours" => Box::new(Stream::new(Reference::new(ko, side), side, Policy::Random)),
-        "ceiling" => Box::new(Stream::new(Tight::new(ko, side), side, Policy::Random)),
+        "ours" => Box::new(Stream::new(Reference::new(ko, side), side, policy)),
+        "ceiling" => Box::new(Stream::new(Tight::new(ko, side), side, policy)),
         other => panic!("GOCONFORM_PLAY_ONLY: no contender {other:?} (ours or ceiling)"),
     };
     let mut played = 0;
@@ -1324,7 +1329,7 @@ fn play_only(spec: &str) {
             other => panic!("GOCONFORM_PLAY_ONLY: no method {other:?} (fresh or fixed)"),
         };
     }
-    println!("{who} {side}x{side} {ko} {method}: {played} moves");
+    println!("{who} {side}x{side} {ko} {method} {policy:?}: {played} moves");
     // Nothing else: criterion's other groups would set up (and verify) far more than this.
     std::process::exit(0);
 }
