@@ -1308,7 +1308,9 @@ fn play_only(spec: &str) {
         [who, side, ko, method, moves, "uniform"] => {
             (who, side, ko, method, moves, Policy::Uniform)
         }
-        _ => panic!("GOCONFORM_PLAY_ONLY={spec}: expected WHO,SIDE,KO,METHOD,MOVES[,random|uniform]"),
+        _ => {
+            panic!("GOCONFORM_PLAY_ONLY={spec}: expected WHO,SIDE,KO,METHOD,MOVES[,random|uniform]")
+        }
     };
     let side: u8 = side.parse().expect("SIDE is a number");
     let ko: KoRule = ko.parse().expect("KO is a ko rule");
