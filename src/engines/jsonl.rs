@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
 use super::profile::Claims;
-use super::protocol::{Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
-use super::replay::{Answerer, Replay};
+use super::protocol::{strict_run, Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
+use super::replay::{Answerer, Replay, RunReply};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
 };
@@ -166,6 +166,12 @@ impl Link {
 
     /// Sends a request and reads the reply; any fault kills the process.
     fn send(&mut self, request: &Request) -> Result<Reply, EngineError> {
+        let line = self.round_trip(request)?;
+        Reply::from_line(&line, self.options.strict).map_err(|e| self.protocol_error(e))
+    }
+
+    /// Sends a request and reads the reply's line; a fault kills the process.
+    fn round_trip(&mut self, request: &Request) -> Result<String, EngineError> {
         let timeout = self.options.timeout;
         let Some(process) = self.process.as_mut() else {
             return Err(EngineError::crash("the engine is not running"));
@@ -173,14 +179,7 @@ impl Link {
         let line = process
             .send_line(&request.to_line())
             .and_then(|()| process.read_line(timeout, MAX_LINE_BYTES));
-        let line = match line {
-            Ok(line) => line,
-            Err(e) => {
-                self.stop();
-                return Err(e);
-            }
-        };
-        Reply::from_line(&line, self.options.strict).map_err(|e| self.protocol_error(e))
+        line.inspect_err(|_| self.stop())
     }
 
     /// A protocol error with the tail of standard error; the process is killed.
@@ -217,6 +216,21 @@ impl Answerer for Link {
 
     fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError> {
         self.send(request)
+    }
+
+    /// In strict mode a `result` is read once by the strict reading and decoded from what it
+    /// keeps; anything that reading refuses is read as by [`Link::send`] (the validator judges
+    /// it and words its problems).
+    fn exchange_run(&mut self, request: &Request) -> Result<RunReply, EngineError> {
+        let line = self.round_trip(request)?;
+        if self.options.strict {
+            if let Some(run) = strict_run(&line) {
+                return Ok(RunReply::Strict(run));
+            }
+        }
+        Reply::from_line(&line, self.options.strict)
+            .map(RunReply::Reply)
+            .map_err(|e| self.protocol_error(e))
     }
 
     fn protocol_error(&mut self, message: String) -> EngineError {

@@ -29,7 +29,7 @@ use crate::scenario::Stones;
 mod strict;
 mod validate;
 
-pub(crate) use strict::strict_result;
+pub(crate) use strict::{strict_result, strict_run, StrictRun};
 pub use validate::{validate_reply, validate_request};
 
 /// The version of the protocol this crate speaks. A `hello` with another number is refused.
@@ -324,10 +324,10 @@ fn decode_point(text: &str, width: u8, height: u8) -> Result<Point, String> {
     Point::parse_gtp(text, width, height).map_err(|e| e.to_string())
 }
 
-fn decode_points(texts: &[String], width: u8, height: u8) -> Result<Vec<Point>, String> {
+fn decode_points<V: AsRef<str>>(texts: &[V], width: u8, height: u8) -> Result<Vec<Point>, String> {
     texts
         .iter()
-        .map(|t| decode_point(t, width, height))
+        .map(|t| decode_point(t.as_ref(), width, height))
         .collect()
 }
 
@@ -339,10 +339,19 @@ fn encode_stones(stones: &[(Point, Color)]) -> Vec<(String, String)> {
 }
 
 /// Stones from `[vertex, colour]` pairs, sorted by point; a point given twice is an error.
-fn decode_stones(pairs: &[(String, String)], width: u8, height: u8) -> Result<Stones, String> {
+fn decode_stones<V: AsRef<str>, C: AsRef<str>>(
+    pairs: &[(V, C)],
+    width: u8,
+    height: u8,
+) -> Result<Stones, String> {
     let mut stones = pairs
         .iter()
-        .map(|(v, c)| Ok((decode_point(v, width, height)?, decode_color(c)?)))
+        .map(|(v, c)| {
+            Ok((
+                decode_point(v.as_ref(), width, height)?,
+                decode_color(c.as_ref())?,
+            ))
+        })
         .collect::<Result<Stones, String>>()?;
     stones.sort();
     if let Some(w) = stones.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -473,27 +482,58 @@ impl WireObservation {
 
     /// The observation, its vertices read on a `width` x `height` board.
     pub fn decode(&self, width: u8, height: u8) -> Result<Observation, String> {
+        self.view().decode(width, height)
+    }
+
+    /// The parts of the observation, for the decoding it shares with the strict reading.
+    pub(crate) fn view(&self) -> ObservationView<'_, String, String> {
+        ObservationView {
+            board: self.board.as_deref(),
+            to_move: self.to_move.as_deref(),
+            prisoners: self.prisoners,
+            phase: self.phase.as_deref(),
+            result: self.result.as_deref(),
+            score: self.score,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// An observation of a reply however it was read: [`WireObservation`]'s strings, or the
+/// strict reading's vertices and colours, which it keeps without a string each (the harness
+/// reads a whole board at every step). One decoding for both, so that they cannot differ in
+/// what they accept or in how they word a problem.
+pub(crate) struct ObservationView<'a, V, C> {
+    pub(crate) board: Option<&'a [(V, C)]>,
+    pub(crate) to_move: Option<&'a str>,
+    pub(crate) prisoners: Option<[u32; 2]>,
+    pub(crate) phase: Option<&'a str>,
+    pub(crate) result: Option<&'a str>,
+    pub(crate) score: Option<[Points; 2]>,
+    pub(crate) warnings: Option<[u32; 2]>,
+}
+
+impl<V: AsRef<str>, C: AsRef<str>> ObservationView<'_, V, C> {
+    /// The observation, its vertices read on a `width` x `height` board.
+    pub(crate) fn decode(&self, width: u8, height: u8) -> Result<Observation, String> {
         Ok(Observation {
             stones: self
                 .board
-                .as_ref()
                 .map(|b| decode_stones(b, width, height))
                 .transpose()
                 .map_err(|e| format!("board: {e}"))?,
             to_move: self
                 .to_move
-                .as_deref()
                 .map(decode_color)
                 .transpose()
                 .map_err(|e| format!("to_move: {e}"))?,
             prisoners: self.prisoners,
             phase: self
                 .phase
-                .as_deref()
                 .map(str::parse::<Phase>)
                 .transpose()
                 .map_err(|e| format!("phase: {e}"))?,
-            result: self.result.clone(),
+            result: self.result.map(str::to_string),
             score: self.score.map(|[b, w]| [b.0, w.0]),
             warnings: self.warnings,
         })
@@ -540,6 +580,37 @@ impl WireStep {
 
     /// The verdict and the observation, vertices read on a `width` x `height` board.
     pub fn decode(&self, width: u8, height: u8) -> Result<(Verdict, Observation), String> {
+        self.view().decode(width, height)
+    }
+
+    /// The parts of the step, for the decoding it shares with the strict reading.
+    pub(crate) fn view(&self) -> StepView<'_, String, String> {
+        StepView {
+            verdict: &self.verdict,
+            reason: self.reason.as_deref(),
+            class: self.class.as_deref(),
+            ruling: self.ruling.as_deref(),
+            captured: self.captured.as_deref(),
+            self_captured: self.self_captured.as_deref(),
+            observation: self.observation.view(),
+        }
+    }
+}
+
+/// A step of a reply however it was read (see [`ObservationView`]).
+pub(crate) struct StepView<'a, V, C> {
+    pub(crate) verdict: &'a str,
+    pub(crate) reason: Option<&'a str>,
+    pub(crate) class: Option<&'a str>,
+    pub(crate) ruling: Option<&'a str>,
+    pub(crate) captured: Option<&'a [V]>,
+    pub(crate) self_captured: Option<&'a [V]>,
+    pub(crate) observation: ObservationView<'a, V, C>,
+}
+
+impl<'a, V: AsRef<str>, C: AsRef<str>> StepView<'a, V, C> {
+    /// The verdict and the observation, vertices read on a `width` x `height` board.
+    pub(crate) fn decode(&self, width: u8, height: u8) -> Result<(Verdict, Observation), String> {
         let verdict = self.decode_verdict(width, height)?;
         let observation = self
             .observation
@@ -556,7 +627,7 @@ impl WireStep {
             ("captured", self.captured.is_some()),
             ("self_captured", self.self_captured.is_some()),
         ];
-        let allowed: &[&str] = match self.verdict.as_str() {
+        let allowed: &[&str] = match self.verdict {
             "legal" => &["captured", "self_captured"],
             "illegal" => &["reason"],
             "breach" => &["reason", "class"],
@@ -573,29 +644,23 @@ impl WireStep {
         {
             return Err(format!("a `{}` verdict has no `{field}`", self.verdict));
         }
-        let required = |field: &str, value: &Option<String>| {
-            value
-                .clone()
-                .ok_or_else(|| format!("a `{}` verdict needs a `{field}`", self.verdict))
+        let required = |field: &str, value: Option<&'a str>| {
+            value.ok_or_else(|| format!("a `{}` verdict needs a `{field}`", self.verdict))
         };
-        let reason = || -> Result<Reason, String> { required("reason", &self.reason)?.parse() };
-        Ok(match self.verdict.as_str() {
+        let reason = || -> Result<Reason, String> { required("reason", self.reason)?.parse() };
+        Ok(match self.verdict {
             "legal" => Verdict::Legal {
-                captured: decode_points(self.captured.as_deref().unwrap_or(&[]), width, height)
+                captured: decode_points(self.captured.unwrap_or(&[]), width, height)
                     .map_err(|e| format!("captured: {e}"))?,
-                self_captured: decode_points(
-                    self.self_captured.as_deref().unwrap_or(&[]),
-                    width,
-                    height,
-                )
-                .map_err(|e| format!("self_captured: {e}"))?,
+                self_captured: decode_points(self.self_captured.unwrap_or(&[]), width, height)
+                    .map_err(|e| format!("self_captured: {e}"))?,
             },
             "illegal" => Verdict::Illegal(reason()?),
             "breach" => Verdict::Breach {
                 reason: reason()?,
-                class: required("class", &self.class)?.parse()?,
+                class: required("class", self.class)?.parse()?,
             },
-            _ => Verdict::Ruled(required("ruling", &self.ruling)?.parse()?),
+            _ => Verdict::Ruled(required("ruling", self.ruling)?.parse()?),
         })
     }
 }

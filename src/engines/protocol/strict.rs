@@ -22,7 +22,9 @@ use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Points, RunResult, WireObservation, WireStep, MAX_LINE_BYTES};
+use super::{
+    ObservationView, Points, RunResult, StepView, WireObservation, WireStep, MAX_LINE_BYTES,
+};
 
 /// The closed word lists of the committed schema.
 struct Words {
@@ -60,6 +62,13 @@ fn words() -> Option<&'static Words> {
 /// A `result` reply as the schema has it, read in one pass; `None` if the line is not one
 /// this reading accepts (the schema may still accept it: ask [`super::validate_reply`]).
 pub(crate) fn strict_result(line: &str) -> Option<RunResult> {
+    strict_run(line).map(StrictRun::into_wire)
+}
+
+/// [`strict_result`] without the wire's strings: the harness decodes the steps straight from
+/// the vertices and colours this reading keeps ([`StrictRun::initial`], [`StrictRun::steps`]),
+/// with the decoding [`RunResult`]'s steps go through, so that both read a reply alike.
+pub(crate) fn strict_run(line: &str) -> Option<StrictRun> {
     if line.len() > MAX_LINE_BYTES {
         return None;
     }
@@ -68,17 +77,41 @@ pub(crate) fn strict_result(line: &str) -> Option<RunResult> {
     if result.kind != "result" {
         return None;
     }
-    let initial = result.initial.0.checked(words)?;
-    let steps = result
-        .steps
-        .into_iter()
-        .map(|step| step.0.checked(words))
-        .collect::<Option<Vec<_>>>()?;
-    Some(RunResult {
+    let fits = result.initial.0.fits(words) && result.steps.iter().all(|s| s.0.fits(words));
+    fits.then(|| StrictRun {
         id: result.id,
-        initial,
-        steps,
+        initial: result.initial.0,
+        steps: result.steps.into_iter().map(|s| s.0).collect(),
     })
+}
+
+/// A `result` reply the strict reading accepted.
+pub(crate) struct StrictRun {
+    /// The request's id.
+    pub(crate) id: String,
+    initial: StrictObservation,
+    steps: Vec<StrictStep>,
+}
+
+impl StrictRun {
+    /// The initial observation, to decode.
+    pub(crate) fn initial(&self) -> ObservationView<'_, Vertex, Colour> {
+        self.initial.view()
+    }
+
+    /// The steps, to decode.
+    pub(crate) fn steps(&self) -> impl ExactSizeIterator<Item = StepView<'_, Vertex, Colour>> {
+        self.steps.iter().map(StrictStep::view)
+    }
+
+    /// The reply as the wire's types have it.
+    fn into_wire(self) -> RunResult {
+        RunResult {
+            id: self.id,
+            initial: self.initial.into_wire(),
+            steps: self.steps.into_iter().map(StrictStep::into_wire).collect(),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -154,31 +187,71 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
     T::deserialize(d).map(Some)
 }
 
-/// `B` or `W` (read from a string only: serde's enums also take `{"B": null}`).
-struct Colour(String);
+/// `B` or `W` (read from a string only: serde's enums also take `{"B": null}`), kept without
+/// a string of its own.
+pub(crate) struct Colour(&'static str);
 
-impl<'de> Deserialize<'de> for Colour {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Colour, D::Error> {
-        let text = String::deserialize(d)?;
-        if text == "B" || text == "W" {
-            Ok(Colour(text))
-        } else {
-            Err(de::Error::custom("not a colour"))
-        }
+impl AsRef<str> for Colour {
+    fn as_ref(&self) -> &str {
+        self.0
     }
 }
 
-/// A string the schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` matches.
-struct Vertex(String);
+impl<'de> Deserialize<'de> for Colour {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Colour, D::Error> {
+        struct Letter;
+        impl de::Visitor<'_> for Letter {
+            type Value = Colour;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("B or W")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Colour, E> {
+                match text {
+                    "B" => Ok(Colour("B")),
+                    "W" => Ok(Colour("W")),
+                    _ => Err(E::custom("not a colour")),
+                }
+            }
+        }
+        d.deserialize_str(Letter)
+    }
+}
+
+/// A string the schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` matches, kept in
+/// place (two or three ASCII bytes) rather than as a string of its own.
+pub(crate) struct Vertex {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl AsRef<str> for Vertex {
+    fn as_ref(&self) -> &str {
+        // Only a text `is_vertex` accepts is kept, and that is ASCII.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
 
 impl<'de> Deserialize<'de> for Vertex {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Vertex, D::Error> {
-        let text = String::deserialize(d)?;
-        if is_vertex(&text) {
-            Ok(Vertex(text))
-        } else {
-            Err(de::Error::custom("not a vertex"))
+        struct Text;
+        impl de::Visitor<'_> for Text {
+            type Value = Vertex;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a vertex")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Vertex, E> {
+                if !is_vertex(text) {
+                    return Err(E::custom("not a vertex"));
+                }
+                let mut bytes = [0; 3];
+                bytes[..text.len()].copy_from_slice(text.as_bytes());
+                Ok(Vertex {
+                    bytes,
+                    len: text.len() as u8,
+                })
+            }
         }
+        d.deserialize_str(Text)
     }
 }
 
@@ -217,45 +290,56 @@ fn is_result(text: &str) -> bool {
 }
 
 fn vertices(list: Option<Vec<Vertex>>) -> Option<Vec<String>> {
-    list.map(|l| l.into_iter().map(|v| v.0).collect())
+    list.map(|l| l.iter().map(|v| v.as_ref().to_string()).collect())
 }
 
 impl StrictObservation {
-    fn checked(self, words: &Words) -> Option<WireObservation> {
-        if let Some(phase) = &self.phase {
-            if !words.phase.contains(phase) {
-                return None;
-            }
+    /// Whether the words and the result are the schema's.
+    fn fits(&self, words: &Words) -> bool {
+        self.phase.as_ref().is_none_or(|p| words.phase.contains(p))
+            && self.result.as_deref().is_none_or(is_result)
+    }
+
+    fn view(&self) -> ObservationView<'_, Vertex, Colour> {
+        ObservationView {
+            board: self.board.as_deref(),
+            to_move: self.to_move.as_ref().map(AsRef::as_ref),
+            prisoners: self.prisoners,
+            phase: self.phase.as_deref(),
+            result: self.result.as_deref(),
+            score: self.score,
+            warnings: self.warnings,
         }
-        if let Some(result) = &self.result {
-            if !is_result(result) {
-                return None;
-            }
-        }
-        Some(WireObservation {
-            board: self
-                .board
-                .map(|b| b.into_iter().map(|(v, c)| (v.0, c.0)).collect()),
-            to_move: self.to_move.map(|c| c.0),
+    }
+
+    fn into_wire(self) -> WireObservation {
+        WireObservation {
+            board: self.board.map(|b| {
+                b.iter()
+                    .map(|(v, c)| (v.as_ref().to_string(), c.as_ref().to_string()))
+                    .collect()
+            }),
+            to_move: self.to_move.map(|c| c.as_ref().to_string()),
             prisoners: self.prisoners,
             phase: self.phase,
             result: self.result,
             score: self.score,
             warnings: self.warnings,
-        })
+        }
     }
 }
 
 impl StrictStep {
-    /// The step, if its fields are exactly those its verdict's branch allows.
-    fn checked(self, words: &Words) -> Option<WireStep> {
+    /// Whether the words are the schema's and the fields exactly those the verdict's branch
+    /// allows, the observation included.
+    fn fits(&self, words: &Words) -> bool {
         let word_in =
             |w: &Option<String>, list: &[String]| w.as_ref().is_none_or(|w| list.contains(w));
         if !word_in(&self.reason, &words.reason)
             || !word_in(&self.class, &words.class)
             || !word_in(&self.ruling, &words.ruling)
         {
-            return None;
+            return false;
         }
         let (reason, class, ruling, moves) = (
             self.reason.is_some(),
@@ -263,25 +347,38 @@ impl StrictStep {
             self.ruling.is_some(),
             self.captured.is_some() || self.self_captured.is_some(),
         );
-        let fits = match self.verdict.as_str() {
+        let branch = match self.verdict.as_str() {
             "legal" => !reason && !class && !ruling,
             "illegal" => reason && !class && !ruling && !moves,
             "breach" => reason && class && !ruling && !moves,
             "ruled" => !reason && !class && ruling && !moves,
             _ => false,
         };
-        if !fits {
-            return None;
+        branch && self.observation.0.fits(words)
+    }
+
+    fn view(&self) -> StepView<'_, Vertex, Colour> {
+        StepView {
+            verdict: &self.verdict,
+            reason: self.reason.as_deref(),
+            class: self.class.as_deref(),
+            ruling: self.ruling.as_deref(),
+            captured: self.captured.as_deref(),
+            self_captured: self.self_captured.as_deref(),
+            observation: self.observation.0.view(),
         }
-        Some(WireStep {
+    }
+
+    fn into_wire(self) -> WireStep {
+        WireStep {
             verdict: self.verdict,
             reason: self.reason,
             class: self.class,
             ruling: self.ruling,
             captured: vertices(self.captured),
             self_captured: vertices(self.self_captured),
-            observation: self.observation.0.checked(words)?,
-        })
+            observation: self.observation.0.into_wire(),
+        }
     }
 }
 
