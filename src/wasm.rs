@@ -28,7 +28,7 @@ use crate::conformance::{
     Tally, Tier, Unsupported, INTERPRETATION_VERSION,
 };
 use crate::engines::protocol::{
-    encode_rules, Reply, Request, WireObservation, WireSetup, WireStep,
+    encode_rules, read_reply, ReadReply, Reply, Request, WireObservation, WireSetup, WireStep,
 };
 use crate::engines::replay::{Answerer, Replay};
 use crate::game::{Event, Setup, Verdict};
@@ -435,9 +435,12 @@ impl JsEngine {
 
 impl JsObject {
     fn handshake(&mut self) -> Result<(EngineInfo, Capabilities), EngineError> {
-        match self.exchange(&Request::Hello {
-            protocol: crate::engines::protocol::PROTOCOL_VERSION,
-        })? {
+        match self
+            .exchange(&Request::Hello {
+                protocol: crate::engines::protocol::PROTOCOL_VERSION,
+            })?
+            .into_reply()
+        {
             Reply::Hello(hello) => hello.decode().map_err(EngineError::protocol),
             Reply::Error(e) => Err(EngineError::crash(format!(
                 "the engine refused the handshake: {}",
@@ -459,7 +462,7 @@ impl Answerer for JsObject {
 
     /// One request through `answer`: the request as a plain object, the reply read back from
     /// its JSON text (checked against the protocol's schema unless lenient).
-    fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError> {
+    fn exchange(&mut self, request: &Request) -> Result<ReadReply, EngineError> {
         let Some(answer) = &self.answer else {
             return Err(EngineError::crash(
                 "the engine object has no `answer(request)` method",
@@ -473,7 +476,7 @@ impl Answerer for JsObject {
         let line: String = js_sys::JSON::stringify(&reply)
             .map_err(|e| EngineError::protocol(format!("the reply is not JSON: {}", describe(&e))))?
             .into();
-        Reply::from_line(&line, self.strict).map_err(EngineError::protocol)
+        read_reply(&line, self.strict).map_err(EngineError::protocol)
     }
 
     /// Nothing to clean up: the object is simply asked again.

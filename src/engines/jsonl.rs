@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
 use super::profile::Claims;
-use super::protocol::{strict_run, Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
-use super::replay::{Answerer, Replay, RunReply};
+use super::protocol::{read_reply, ReadReply, Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
+use super::replay::{Answerer, Replay};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
 };
@@ -214,23 +214,9 @@ impl Answerer for Link {
         self.ensure_running()
     }
 
-    fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError> {
-        self.send(request)
-    }
-
-    /// In strict mode a `result` is read once by the strict reading and decoded from what it
-    /// keeps; anything that reading refuses is read as by [`Link::send`] (the validator judges
-    /// it and words its problems).
-    fn exchange_run(&mut self, request: &Request) -> Result<RunReply, EngineError> {
+    fn exchange(&mut self, request: &Request) -> Result<ReadReply, EngineError> {
         let line = self.round_trip(request)?;
-        if self.options.strict {
-            if let Some(run) = strict_run(&line) {
-                return Ok(RunReply::Strict(run));
-            }
-        }
-        Reply::from_line(&line, self.options.strict)
-            .map(RunReply::Reply)
-            .map_err(|e| self.protocol_error(e))
+        read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
     }
 
     fn protocol_error(&mut self, message: String) -> EngineError {

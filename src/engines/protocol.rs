@@ -29,7 +29,8 @@ use crate::scenario::Stones;
 mod strict;
 mod validate;
 
-pub(crate) use strict::{strict_result, strict_run, StrictRun};
+use strict::strict_run;
+pub(crate) use strict::StrictRun;
 pub use validate::{validate_reply, validate_request};
 
 /// The version of the protocol this crate speaks. A `hello` with another number is refused.
@@ -788,28 +789,55 @@ impl Reply {
     /// typed strict reading, anything it refuses by the validator, with every problem), then
     /// the message itself. The error says what is wrong and shows the start of the line.
     pub fn from_line(line: &str, strict: bool) -> Result<Reply, String> {
-        if strict {
-            // The typed strict reading first: what it accepts the schema accepts (see
-            // protocol/strict.rs), and the validator reads only what it refuses, to judge it
-            // and word its problems.
-            if let Some(result) = strict_result(line) {
-                return Ok(Reply::Result(result));
-            }
-            if let Err(problems) = validate_reply(line) {
-                return Err(format!(
-                    "the reply breaks the protocol's schema: {}; the reply: {}",
-                    problems.join("; "),
-                    excerpt(line)
-                ));
-            }
+        read_reply(line, strict).map(ReadReply::into_reply)
+    }
+}
+
+/// A reply line as [`read_reply`] read it.
+pub(crate) enum ReadReply {
+    /// A `result` the strict reading accepted, kept as that reading keeps it (no string for
+    /// every vertex and colour of every observation, which is most of what the harness
+    /// reads against a fast engine).
+    Strict(StrictRun),
+    /// Any other reply, or any reply in lenient mode.
+    Reply(Reply),
+}
+
+impl ReadReply {
+    /// The reply as the wire's types have it.
+    pub(crate) fn into_reply(self) -> Reply {
+        match self {
+            ReadReply::Strict(run) => Reply::Result(run.into_wire()),
+            ReadReply::Reply(reply) => reply,
         }
-        serde_json::from_str::<Reply>(line).map_err(|e| {
+    }
+}
+
+/// [`Reply::from_line`], handing on a `result` the strict reading accepts as it keeps it.
+pub(crate) fn read_reply(line: &str, strict: bool) -> Result<ReadReply, String> {
+    if strict {
+        // The typed strict reading first: what it accepts the schema accepts (see
+        // protocol/strict.rs), and the validator reads only what it refuses, to judge it
+        // and word its problems.
+        if let Some(run) = strict_run(line) {
+            return Ok(ReadReply::Strict(run));
+        }
+        if let Err(problems) = validate_reply(line) {
+            return Err(format!(
+                "the reply breaks the protocol's schema: {}; the reply: {}",
+                problems.join("; "),
+                excerpt(line)
+            ));
+        }
+    }
+    serde_json::from_str::<Reply>(line)
+        .map(ReadReply::Reply)
+        .map_err(|e| {
             format!(
                 "the reply is not a protocol message ({e}): {}",
                 excerpt(line)
             )
         })
-    }
 }
 
 /// The start of a long line, for messages.

@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::protocol::{ObservationView, Reply, Request, RunRequest, Skipped, StepView, StrictRun};
+use super::protocol::{ObservationView, ReadReply, Reply, Request, RunRequest, Skipped, StepView};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observable, Observation, Unsupported,
 };
@@ -36,15 +36,9 @@ pub(crate) trait Answerer {
     /// Makes the engine ready for a request: an engine that failed before is restarted, or its
     /// failure is returned.
     fn ready(&mut self) -> Result<(), EngineError>;
-    /// Puts one request and reads the reply. A fault is returned worded for the report, with
-    /// whatever clean-up it calls for already done.
-    fn exchange(&mut self, request: &Request) -> Result<Reply, EngineError>;
-    /// [`Answerer::exchange`] for a `run` request, where a `result` the strict reading accepts
-    /// may come back as that reading keeps it, without a string for every vertex and colour
-    /// of every observation (what the harness mostly reads, against a fast engine).
-    fn exchange_run(&mut self, request: &Request) -> Result<RunReply, EngineError> {
-        self.exchange(request).map(RunReply::Reply)
-    }
+    /// Puts one request and reads the reply ([`super::protocol::read_reply`]). A fault is
+    /// returned worded for the report, with whatever clean-up it calls for already done.
+    fn exchange(&mut self, request: &Request) -> Result<ReadReply, EngineError>;
     /// A reply that breaks the protocol: worded with what the answerer knows of the engine
     /// (its command line, the tail of its standard error), cleaning up as after any fault.
     fn protocol_error(&mut self, message: String) -> EngineError;
@@ -58,13 +52,6 @@ pub(crate) trait Answerer {
             Err(_) => Observable::ALL.iter().copied().collect(),
         }
     }
-}
-
-/// An engine's reply to a `run` request: a `result` as the strict reading keeps it, or any
-/// reply as the wire's types have it.
-pub(crate) enum RunReply {
-    Strict(StrictRun),
-    Reply(Reply),
 }
 
 /// The trials replayed through one engine: the [`Referee`](crate::conformance::Referee)
@@ -287,8 +274,8 @@ fn play(
     let id = format!("t{}.{}", trial.number, events.len());
     let request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &engine.observes());
     let (width, height) = (trial.setup.width, trial.setup.height);
-    let reply = match engine.exchange_run(&Request::Run(request))? {
-        RunReply::Strict(run) => {
+    let reply = match engine.exchange(&Request::Run(request))? {
+        ReadReply::Strict(run) => {
             return played(
                 engine,
                 &id,
@@ -300,7 +287,7 @@ fn play(
                 height,
             )
         }
-        RunReply::Reply(reply) => reply,
+        ReadReply::Reply(reply) => reply,
     };
     match reply {
         Reply::Result(result) => played(

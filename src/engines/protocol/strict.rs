@@ -9,7 +9,7 @@
 //! vertex and result patterns, counts and points in the schema's ranges, and each kind of step
 //! with exactly the fields of its branch.
 //!
-//! It is a fast path, never the judge: [`strict_result`] may refuse a line the schema accepts
+//! It is a fast path, never the judge: [`strict_run`] may refuse a line the schema accepts
 //! (an integer written `2.0`, a key given twice), and the caller then asks the validator,
 //! whose answer stands and whose problems are the ones reported. What must hold is the other
 //! way round, that nothing it accepts is refused by the schema; the tests check it over the
@@ -61,14 +61,10 @@ fn words() -> Option<&'static Words> {
 
 /// A `result` reply as the schema has it, read in one pass; `None` if the line is not one
 /// this reading accepts (the schema may still accept it: ask [`super::validate_reply`]).
-pub(crate) fn strict_result(line: &str) -> Option<RunResult> {
-    strict_run(line).map(StrictRun::into_wire)
-}
-
-/// [`strict_result`] without the wire's strings: the harness decodes the steps straight from
-/// the vertices and colours this reading keeps ([`StrictRun::initial`], [`StrictRun::steps`]),
-/// with the decoding [`RunResult`]'s steps go through, so that both read a reply alike.
-pub(crate) fn strict_run(line: &str) -> Option<StrictRun> {
+/// Kept without the wire's strings: the harness decodes the steps straight from the vertices
+/// and colours this reading keeps ([`StrictRun::initial`], [`StrictRun::steps`]), with the
+/// decoding [`RunResult`]'s steps go through, so that both read a reply alike.
+pub(super) fn strict_run(line: &str) -> Option<StrictRun> {
     if line.len() > MAX_LINE_BYTES {
         return None;
     }
@@ -105,7 +101,7 @@ impl StrictRun {
     }
 
     /// The reply as the wire's types have it.
-    fn into_wire(self) -> RunResult {
+    pub(super) fn into_wire(self) -> RunResult {
         RunResult {
             id: self.id,
             initial: self.initial.into_wire(),
@@ -621,14 +617,14 @@ mod tests {
         for (k, line) in corpus.iter().enumerate() {
             // Unmutated (the documentation's refused examples included), the two agree.
             assert_eq!(
-                strict_result(line).is_some(),
+                strict_run(line).is_some(),
                 validate_reply(line).is_ok(),
                 "the fast path and the schema disagree on an unmutated answer: {line}"
             );
             let budget = if k % 10 == 0 { 24 } else { 3 };
             for mutated in std::iter::once(line.clone()).chain(mutations(line, &mut rng, budget)) {
                 let schema = validate_reply(&mutated).is_ok();
-                match strict_result(&mutated) {
+                match strict_run(&mutated).map(StrictRun::into_wire) {
                     Some(result) => {
                         assert!(
                             schema,
