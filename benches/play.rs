@@ -83,12 +83,17 @@
 //!    its games are checked to be ours under simple ko, move count for move count, on 20
 //!    seeds per size and workload.
 //!
-//! Two workloads, the same algorithm on every side: `random` (each turn a uniformly random
+//! Two workloads, the same games on every side: `random` (each turn a uniformly random
 //! empty point is tried, an illegal one dropped for the turn, a pass when none is left) and
-//! `uniform` (each turn every empty point is judged, in the same order on every side, and one
-//! of the legal ones drawn uniformly; ours judges the drawn one once more when it plays it,
-//! OpenSpiel does not). A game stops after two consecutive passes or at
-//! three times the board area in moves. Suicide forbidden, pass stones on.
+//! `uniform` (each turn the list of legal plays is made, row by row, and one drawn uniformly;
+//! a pass when the list is empty). For the list, the peers and the ceiling judge each empty
+//! point, visited in row order from a bit set the harness keeps (so none pays for occupied
+//! points or a branch on them); ours asks `Game::each_legal_play`, the library's own way of
+//! listing a turn's legal plays (GTP's `all_legal` and perft's leaves use it), which sorts most
+//! points a word of the board at a time and gives the verdicts `check_play` gives, every rule
+//! kept. Ours judges the drawn play once more when it plays it; OpenSpiel does not. A game stops
+//! after two consecutive passes or at three times the board area in moves. Suicide forbidden,
+//! pass stones on.
 //!
 //! Also here: `check_play_19x19` (`Game::check_play` on every empty point of one mid-game
 //! position, for each ko rule) and `suite` (the whole conformance suite through the reference,
@@ -142,11 +147,13 @@ impl SplitMix64 {
 type Coord = (u8, u8);
 
 /// The empty points of a board in some order, with constant-time insertion and removal.
-/// The order changes as candidates are dropped, but deterministically.
+/// The order changes as candidates are dropped, but deterministically. The same points again
+/// as bits in row order, for the uniform workload, which lists legal plays row by row.
 struct Empties {
     list: Vec<Coord>,
     slot: Vec<u16>,
     width: usize,
+    bits: Vec<u64>,
 }
 
 impl Empties {
@@ -155,6 +162,7 @@ impl Empties {
             list: Vec::with_capacity(usize::from(width) * usize::from(height)),
             slot: vec![u16::MAX; usize::from(width) * usize::from(height)],
             width: usize::from(width),
+            bits: vec![0; (usize::from(width) * usize::from(height)).div_ceil(64)],
         };
         empties.fill(width, height);
         empties
@@ -167,6 +175,7 @@ impl Empties {
             self.slot[index] = u16::MAX;
         }
         self.list.clear();
+        self.bits.fill(0);
         for row in 0..height {
             for col in 0..width {
                 self.insert((col, row));
@@ -186,8 +195,22 @@ impl Empties {
         self.list[i]
     }
 
+    /// Calls `visit` with every empty point in row order (row 0 first, each row's columns in
+    /// turn): a walk over set bits, with no branch on whether a point is empty.
+    fn each_in_row_order(&self, mut visit: impl FnMut(Coord)) {
+        for (w, &word) in self.bits.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let index = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                visit(((index % self.width) as u8, (index / self.width) as u8));
+            }
+        }
+    }
+
     fn insert(&mut self, c: Coord) {
         let index = self.index(c);
+        self.bits[index / 64] |= 1 << (index % 64);
         debug_assert_eq!(self.slot[index], u16::MAX, "{c:?} is already empty");
         self.slot[index] = self.list.len() as u16;
         self.list.push(c);
@@ -195,6 +218,7 @@ impl Empties {
 
     fn remove(&mut self, c: Coord) {
         let index = self.index(c);
+        self.bits[index / 64] &= !(1 << (index % 64));
         let i = usize::from(self.slot[index]);
         self.slot[index] = u16::MAX;
         let last = self.list.pop().expect("removing from an empty list");
@@ -218,6 +242,17 @@ impl Empties {
 /// emptied), pass, and start a new game on an empty board.
 trait Player {
     fn is_legal(&self, c: Coord) -> bool;
+    /// Every legal play of the player to move, row by row (row 0 first, each row's columns in
+    /// turn), `empties` being the board's empty points: by default each empty point judged by
+    /// `is_legal`, visited in row order from the harness's bits (OpenSpiel's shim does the
+    /// same), so no contender pays for occupied points.
+    fn legal_plays(&self, empties: &Empties, legal: &mut Vec<Coord>) {
+        empties.each_in_row_order(|c| {
+            if self.is_legal(c) {
+                legal.push(c);
+            }
+        });
+    }
     fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool;
     fn pass(&mut self);
     fn restart(&mut self);
@@ -311,12 +346,7 @@ impl<P: Player> Stream<P> {
             }
             Policy::Uniform => {
                 self.legal.clear();
-                for i in 0..self.empties.len() {
-                    let c = self.empties.get(i);
-                    if self.player.is_legal(c) {
-                        self.legal.push(c);
-                    }
-                }
+                self.player.legal_plays(&self.empties, &mut self.legal);
                 if self.legal.is_empty() {
                     false
                 } else {
@@ -409,6 +439,13 @@ impl Player for Reference {
         let game = self.game();
         game.check_play(game.to_move(), Point::new(col, row))
             .is_ok()
+    }
+
+    /// The whole turn judged in one pass (`Game::each_legal_play`): the same verdicts as
+    /// `check_play` at every point.
+    fn legal_plays(&self, _: &Empties, legal: &mut Vec<Coord>) {
+        let game = self.game();
+        game.each_legal_play(game.to_move(), |p| legal.push((p.col, p.row)));
     }
 
     /// One judgement: the play judged legal is made from that judgement.
@@ -855,6 +892,23 @@ impl Player for Lockstep {
         self.reference.is_legal(c)
     }
 
+    /// Ours in one pass, checked against the ceiling point by point.
+    fn legal_plays(&self, empties: &Empties, legal: &mut Vec<Coord>) {
+        self.reference.legal_plays(empties, legal);
+        let mut theirs = Vec::new();
+        for row in 0..self.side {
+            for col in 0..self.side {
+                if self.ceiling.is_legal((col, row)) {
+                    theirs.push((col, row));
+                }
+            }
+        }
+        assert_eq!(
+            *legal, theirs,
+            "the legal plays of the reference and the ceiling"
+        );
+    }
+
     fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool {
         self.agree_on_every_point();
         let ours = self.reference.try_play(c, captured);
@@ -1297,7 +1351,8 @@ fn ratios(_: &mut Criterion) {
 }
 
 /// `GOCONFORM_PLAY_ONLY=WHO,SIDE,KO,METHOD,MOVES` (e.g. `ceiling,9,simple,fixed,200000`):
-/// one contender (`ours` or `ceiling`) alone, fresh or fixed games, for at least MOVES moves,
+/// one contender (`ours`, `ceiling` or `openspiel`, the last under its own ko rule whatever KO
+/// says) alone, fresh or fixed games, for at least MOVES moves,
 /// and nothing else, so that a profiler or a simulator (`valgrind --tool=cachegrind
 /// --branch-sim=yes`) sees that loop alone. Prints the moves played.
 fn play_only(spec: &str) {
@@ -1318,7 +1373,16 @@ fn play_only(spec: &str) {
     let mut contender: Box<dyn Contender> = match who {
         "ours" => Box::new(Stream::new(Reference::new(ko, side), side, policy)),
         "ceiling" => Box::new(Stream::new(Tight::new(ko, side), side, policy)),
-        other => panic!("GOCONFORM_PLAY_ONLY: no contender {other:?} (ours or ceiling)"),
+        "openspiel" => match openspiel_checked() {
+            Ok(lib) => Box::new(openspiel::Stream::new(
+                lib,
+                side,
+                policy == Policy::Uniform,
+                SEED,
+            )),
+            Err(why) => panic!("GOCONFORM_PLAY_ONLY: no OpenSpiel peer: {why}"),
+        },
+        other => panic!("GOCONFORM_PLAY_ONLY: no contender {other:?} (ours, ceiling or openspiel)"),
     };
     let mut played = 0;
     while played < target {

@@ -297,3 +297,87 @@ proptest! {
         }
     }
 }
+
+/// Every point's verdict by [`Game::check_play`], for comparison with the one-pass
+/// [`Game::legal_plays`].
+fn legal_point_by_point(game: &Game, color: Color) -> Vec<Point> {
+    let (width, height) = (game.board().width(), game.board().height());
+    (0..height)
+        .flat_map(|row| (0..width).map(move |col| Point::new(col, row)))
+        .filter(|&p| game.check_play(color, p).is_ok())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    /// `Game::legal_plays` is `check_play` at every point, for both colours, after every event
+    /// of random games under any rules: in play, paused, resumed, confirming and ended.
+    #[test]
+    fn legal_plays_are_the_points_check_play_allows(
+        rules in any_rules(),
+        size in 2u8..6,
+        events in prop::collection::vec(any_event(5), 0..200),
+    ) {
+        let mut game = Game::new(rules, &Setup::empty(size, size)).unwrap();
+        for event in events {
+            game.apply(event);
+            for color in [Color::Black, Color::White] {
+                prop_assert_eq!(game.legal_plays(color), legal_point_by_point(&game, color));
+            }
+        }
+    }
+}
+
+/// The same agreement where it is hardest: long games of legal plays only, on boards small
+/// enough that positions recur, under every ko rule and self-capture rule. The games are
+/// checked to have met every kind of refusal `legal_plays` must reproduce (superko, the ko
+/// ban, suicide), so the test cannot pass by never reaching them.
+#[test]
+fn legal_plays_agree_through_repetitions_under_every_rule() {
+    let mut seed = 0x1E6A_u64;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    let mut refusals = HashSet::new();
+    for &ko in KoRule::ALL {
+        for &suicide in SuicideRule::ALL {
+            for size in [3u8, 4, 5] {
+                for _ in 0..6 {
+                    let mut game =
+                        Game::new(rules(ko, suicide), &Setup::empty(size, size)).unwrap();
+                    for _ in 0..(6 * usize::from(size) * usize::from(size)) {
+                        if !game.phase().is_play() {
+                            break;
+                        }
+                        let color = game.to_move();
+                        let legal = game.legal_plays(color);
+                        assert_eq!(legal, legal_point_by_point(&game, color), "{ko} {suicide}");
+                        for p in game.board().points() {
+                            if let Err(reason) = game.check_play(color, p) {
+                                refusals.insert(format!("{reason:?}"));
+                            }
+                        }
+                        // Mostly plays, sometimes a pass (two in a row end the game).
+                        let mv = if legal.is_empty() || next(20) == 0 {
+                            Move::Pass
+                        } else {
+                            Move::Play(legal[next(legal.len())])
+                        };
+                        assert!(game.apply(Event::Move(color, mv)).is_legal());
+                    }
+                }
+            }
+        }
+    }
+    for reason in ["Superko", "Ko", "Suicide", "Occupied"] {
+        assert!(
+            refusals.contains(reason),
+            "never met {reason}: {refusals:?}"
+        );
+    }
+}

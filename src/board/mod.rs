@@ -12,9 +12,11 @@
 //! walking the board.
 
 mod point;
+mod point_set;
 mod zobrist;
 
 pub use point::{Color, Move, Point, VertexError, MAX_SIDE, MIN_SIDE};
+pub use point_set::PointSet;
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -122,6 +124,15 @@ pub struct PlayPreview {
     pub ko_shape: bool,
 }
 
+/// The empty points of a board sorted by what a play there would do: [`Board::turn_plays`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnPlays {
+    /// Where a play keeps its stone (and captures nothing, where captures are kept apart).
+    pub keeps: PointSet,
+    /// The other empty points.
+    pub others: PointSet,
+}
+
 /// A play as [`Board::quiet_play`] sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuietPlay {
@@ -174,6 +185,9 @@ pub struct Board {
     planes: Vec<u64>,
     /// Words in one plane.
     plane_words: usize,
+    /// The board's points as a plane: the bits of the padded indices that are not border
+    /// (boxed, as the per-point arrays are, to keep a board value small).
+    on_board: Box<[u64; point_set::WORDS]>,
     /// One bit a word of `planes`: set for every word written since the last
     /// [`Board::take_changed_words`] (a superset of the words whose value changed).
     changed: u32,
@@ -220,6 +234,7 @@ impl Board {
             stride: 0,
             planes: Vec::new(),
             plane_words: 0,
+            on_board: Box::new([0; point_set::WORDS]),
             changed: 0,
             cells: Grid::new(BORDER),
             head: Grid::new(0),
@@ -259,9 +274,11 @@ impl Board {
             }
         }
         self.stride = stride;
+        self.on_board.fill(0);
         for row in 0..height {
             for col in 0..width {
                 let index = (usize::from(row) + 1) * stride + usize::from(col) + 1;
+                self.on_board[index / 64] |= 1 << (index % 64);
                 let empty = self
                     .neighbours(index)
                     .iter()
@@ -549,6 +566,12 @@ impl Board {
         if self.cells[index] != EMPTY {
             return None;
         }
+        Some(self.quiet_play_at(index, color))
+    }
+
+    /// [`Board::quiet_play`] at the padded index of an empty point.
+    #[inline(always)]
+    fn quiet_play_at(&self, index: usize, color: Color) -> QuietPlay {
         let hash_after = self.hash ^ zobrist::key(index, color);
         let own = cell_of(color);
         let around = self.around[index];
@@ -556,7 +579,7 @@ impl Board {
         let empty = around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0;
         if (foes == 0) & empty {
             // No opposing string to capture, and a liberty: most points, settled by one load.
-            return Some(QuietPlay::Keeps { hash_after });
+            return QuietPlay::Keeps { hash_after };
         }
         let neighbours = self.neighbours(index);
         let heads = self.string_heads(&neighbours);
@@ -569,13 +592,82 @@ impl Board {
             captures |= stone & !friend & (libs == touches);
             friend_keeps_liberty |= friend & (libs > touches);
         }
-        Some(if captures {
+        if captures {
             QuietPlay::Captures
         } else if empty | friend_keeps_liberty {
             QuietPlay::Keeps { hash_after }
         } else {
             QuietPlay::Lost
-        })
+        }
+    }
+
+    /// Every empty point sorted by what a play of `color` there would do, for a whole turn at
+    /// once: `keeps` holds the points where its stone stays on the board and, if
+    /// `captures_apart`, it captures nothing (the [`QuietPlay::Keeps`] of
+    /// [`Board::quiet_play`]); `others` every other empty point. Most points are sorted a word
+    /// of the board's bit planes at a time: an empty point next to an empty one keeps its
+    /// stone (and captures nothing if it is next to no opposing stone); only the rest are
+    /// looked at one by one.
+    pub fn turn_plays(&self, color: Color, captures_apart: bool) -> TurnPlays {
+        let words = self.plane_words;
+        let plane = |c: Color| &self.planes[c.index() * words..(c.index() + 1) * words];
+        let (black, white, foes) = (
+            plane(Color::Black),
+            plane(Color::White),
+            plane(color.opponent()),
+        );
+        let mut empty = [0u64; point_set::WORDS];
+        for i in 0..words {
+            empty[i] = self.on_board[i] & !(black[i] | white[i]);
+        }
+        let next_to_empty = self.next_to(&empty[..words]);
+        let next_to_foe = if captures_apart {
+            self.next_to(foes)
+        } else {
+            [0; point_set::WORDS]
+        };
+        let new_set = || PointSet::new(self.width, self.height, self.stride);
+        let (mut keeps, mut others) = (new_set(), new_set());
+        for i in 0..words {
+            keeps.words[i] = empty[i] & next_to_empty[i] & !next_to_foe[i];
+            let mut rest = empty[i] & !keeps.words[i];
+            while rest != 0 {
+                let index = i * 64 + rest.trailing_zeros() as usize;
+                let bit = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                match self.quiet_play_at(index, color) {
+                    QuietPlay::Keeps { .. } => keeps.words[i] |= bit,
+                    QuietPlay::Captures if !captures_apart => keeps.words[i] |= bit,
+                    QuietPlay::Captures | QuietPlay::Lost => others.words[i] |= bit,
+                }
+            }
+        }
+        TurnPlays { keeps, others }
+    }
+
+    /// The padded indices next to one of `set`'s (a set of as many words as a plane): the set
+    /// shifted by one point and by one row, each way.
+    #[inline(always)]
+    fn next_to(&self, set: &[u64]) -> [u64; point_set::WORDS] {
+        let stride = self.stride as u32;
+        let word = |i: usize| set.get(i).copied().unwrap_or(0);
+        let mut out = [0u64; point_set::WORDS];
+        for (i, o) in out.iter_mut().enumerate().take(set.len()) {
+            let (before, here, after) = (if i == 0 { 0 } else { word(i - 1) }, set[i], word(i + 1));
+            let up = |k: u32| (here << k) | (before >> (64 - k));
+            let down = |k: u32| (here >> k) | (after << (64 - k));
+            *o = up(1) | down(1) | up(stride) | down(stride);
+        }
+        out
+    }
+
+    /// The point at which a stone of `color` turns this board's hash into `hash_after`, if one
+    /// of this board's points has that key: the only point where a play that captures nothing
+    /// could make a position of that hash. A hint like every hash (the position itself may
+    /// differ), whether or not the point is empty.
+    pub fn point_hashing_to(&self, hash_after: u64, color: Color) -> Option<Point> {
+        let index = zobrist::index_of(self.hash ^ hash_after, color)?;
+        (index < self.padded_len() && self.cells[index] != BORDER).then(|| self.point_of(index))
     }
 
     /// The head of the string on each of `neighbours`, `NO_STRING` for an empty or border

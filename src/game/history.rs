@@ -22,15 +22,34 @@ struct Entry {
     same_hash: u32,
     /// Black's and White's stones on the board.
     stones: [u32; 2],
+    /// The previous entry whose stone counts share this one's slot of `History::by_stones`,
+    /// or `NONE`.
+    same_stones: u32,
 }
 
 const NONE: u32 = u32::MAX;
 
-/// Counters of [`History`]'s `by_stones`: a power of two.
+/// Whether `rule` compares a play by `mover` with the recorded position `e` (before the
+/// positions themselves are compared): every position under positional superko, one with the
+/// mover's opponent to play under situational superko, one created by a play of the mover's
+/// under the natural situational rules, none under the simple ko rules.
+#[inline(always)]
+fn compared_under(rule: KoRule, e: &Entry, mover: Color) -> bool {
+    match rule {
+        KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid => false,
+        KoRule::Positional => true,
+        KoRule::Situational => e.to_move == mover.opponent(),
+        KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
+            e.created_by_play_of == Some(mover)
+        }
+    }
+}
+
+/// Slots of [`History`]'s `by_stones`: a power of two.
 const STONE_SLOTS: usize = 4096;
 
-/// The counter of `by_stones` that counts the positions with these numbers of stones (Black's,
-/// White's); several pairs share a counter.
+/// The slot of `by_stones` that heads the chain of the positions with these numbers of stones
+/// (Black's, White's); several pairs share a slot.
 #[inline(always)]
 fn stone_slot(stones: [u32; 2]) -> usize {
     let key = (stones[0] << 16) ^ stones[1];
@@ -57,10 +76,12 @@ pub struct History {
     /// hash are chained through `Entry::same_hash`. Zobrist hashes are uniformly random
     /// already, so their low bits pick the slot.
     slots: Vec<u32>,
-    /// For each pair of stone counts (Black's, White's), hashed to `STONE_SLOTS` counters, how
-    /// many entries have it: a position can only repeat one with as many stones of each
-    /// colour, so where the counter of a play's result is zero no hash is looked up. Empty
-    /// until the first position is kept.
+    /// For each pair of stone counts (Black's, White's), hashed to `STONE_SLOTS` slots, the
+    /// latest entry with a pair of that slot (`NONE` if none), earlier ones chained through
+    /// `Entry::same_stones`. A position can only repeat one with as many stones of each
+    /// colour, so where a play's result has an empty slot no hash is looked up, and the
+    /// positions a play that captures nothing could repeat are found by walking one chain
+    /// ([`History::each_candidate`]). Empty until the first position is kept.
     by_stones: Vec<u32>,
     /// Set by [`History::count_only`]: positions are counted, not kept.
     count_only: bool,
@@ -93,7 +114,7 @@ impl History {
             self.slots.fill(NONE);
         }
         for e in &self.entries {
-            self.by_stones[stone_slot(e.stones)] = 0;
+            self.by_stones[stone_slot(e.stones)] = NONE;
         }
         self.entries.clear();
         self.changes.clear();
@@ -152,7 +173,7 @@ impl History {
             self.changes.reserve(expected + expected / 4);
             self.grow_slots(2 * expected);
             if self.by_stones.is_empty() {
-                self.by_stones = vec![0; STONE_SLOTS];
+                self.by_stones = vec![NONE; STONE_SLOTS];
             }
             self.latest.clear();
             self.latest.extend_from_slice(position);
@@ -180,7 +201,10 @@ impl History {
             board.stone_count(Color::Black),
             board.stone_count(Color::White),
         ];
-        self.by_stones[stone_slot(stones)] += 1;
+        let same_stones = std::mem::replace(
+            &mut self.by_stones[stone_slot(stones)],
+            self.entries.len() as u32,
+        );
         if 2 * (self.entries.len() + 1) > self.slots.len() {
             self.grow_slots(2 * self.slots.len());
         }
@@ -193,6 +217,7 @@ impl History {
             changes_end: self.changes.len() as u32,
             same_hash,
             stones,
+            same_stones,
         });
     }
 
@@ -215,7 +240,12 @@ impl History {
                 "the latest entry of its hash"
             );
             self.slots[slot] = entry.same_hash;
-            self.by_stones[stone_slot(entry.stones)] -= 1;
+            debug_assert_eq!(
+                self.by_stones[stone_slot(entry.stones)],
+                index as u32,
+                "the latest entry of its stone counts"
+            );
+            self.by_stones[stone_slot(entry.stones)] = entry.same_stones;
             self.entries.pop();
             let start = self.entries.last().map_or(0, |e| e.changes_end as usize);
             for &(word, change) in &self.changes[start..] {
@@ -235,7 +265,38 @@ impl History {
     pub fn may_repeat(&self, stones_after: [u32; 2]) -> bool {
         self.by_stones
             .get(stone_slot(stones_after))
-            .is_some_and(|&n| n != 0)
+            .is_some_and(|&n| n != NONE)
+    }
+
+    /// Calls `visit` with the hash of every recorded position that a board play by `mover`
+    /// leaving `stones_after` stones (Black's, White's) on the board could repeat in the sense
+    /// of `rule`: the positions with exactly those counts that `rule` compares with (none
+    /// under the simple ko rules), latest first. A play whose resulting hash is none of these
+    /// repeats nothing; one whose hash is among them still needs [`History::repeats`], which
+    /// compares whole positions. This is how every play of a turn is judged at once
+    /// ([`crate::game::Game::each_legal_play`]): the few positions with the counts a play
+    /// that captures nothing would make, rather than a look-up for each point.
+    pub fn each_candidate(
+        &self,
+        rule: KoRule,
+        mover: Color,
+        stones_after: [u32; 2],
+        mut visit: impl FnMut(u64),
+    ) {
+        if !rule.forbids_repetition() {
+            return;
+        }
+        let Some(&latest) = self.by_stones.get(stone_slot(stones_after)) else {
+            return;
+        };
+        let mut at = latest;
+        while at != NONE {
+            let e = &self.entries[at as usize];
+            if e.stones == stones_after && compared_under(rule, e, mover) {
+                visit(e.hash);
+            }
+            at = e.same_stones;
+        }
     }
 
     /// Would a board play by `mover`, producing `hash_after` with `stones_after` stones
@@ -251,10 +312,7 @@ impl History {
         stones_after: [u32; 2],
         board_after: impl FnOnce() -> Board,
     ) -> bool {
-        if matches!(
-            rule,
-            KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid
-        ) {
+        if !rule.forbids_repetition() {
             // Simple ko forbids no repetition (its ban on the immediate retake is the game's),
             // and neither do its variants in which a repetition ends the game.
             return false;
@@ -286,17 +344,7 @@ impl History {
         let candidates = std::iter::successors(Some(latest), |&i| {
             Some(self.entries[i as usize].same_hash).filter(|&j| j != NONE)
         });
-        let relevant = |&i: &u32| {
-            let e = &self.entries[i as usize];
-            match rule {
-                KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid => false,
-                KoRule::Positional => true,
-                KoRule::Situational => e.to_move == mover.opponent(),
-                KoRule::NaturalSituational | KoRule::NaturalSituationalBasicKo => {
-                    e.created_by_play_of == Some(mover)
-                }
-            }
-        };
+        let relevant = |&i: &u32| compared_under(rule, &self.entries[i as usize], mover);
         let mut matching = candidates.filter(relevant).peekable();
         if matching.peek().is_none() {
             return false;

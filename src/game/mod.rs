@@ -24,7 +24,7 @@ pub use verdict::{Reason, Verdict};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Color, Move, Point, QuietPlay};
+use crate::board::{Board, Color, Move, Point, QuietPlay, TurnPlays};
 use crate::rules::{CycleOutcome, Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Where the game stands.
@@ -414,6 +414,77 @@ impl Game {
     #[inline]
     pub fn check_play(&self, color: Color, point: Point) -> Result<(), Reason> {
         self.judge(color, point)
+    }
+
+    /// Every point where a board play by `color` is legal (judged as [`Game::check_play`]
+    /// judges it), in the order of rows: row 0 first, each row's columns in turn. The same
+    /// verdicts as a call of `check_play` for each point, found in one pass over the board:
+    /// a play that captures nothing and keeps its stone is legal unless it is the banned ko
+    /// retake or makes a position with the hash of one the ko rule compares it with, and the
+    /// few such positions are found from the history's positions with the stone counts it
+    /// would make ([`History::each_candidate`]), not by a look-up for each point; most points
+    /// are sorted a word of the board at a time ([`Board::turn_plays`]). Such a point, a play
+    /// that captures, and one whose stone would be lost are judged by `check_play` itself; so
+    /// is every point outside plain play (a paused or ended game, the confirmation of the
+    /// end).
+    #[inline]
+    pub fn each_legal_play(&self, color: Color, mut visit: impl FnMut(Point)) {
+        let (width, height) = (self.board.width(), self.board.height());
+        if !matches!(self.phase, Phase::Playing | Phase::Resumed) || self.confirmation.is_some() {
+            for row in 0..height {
+                for col in 0..width {
+                    let point = Point::new(col, row);
+                    if self.check_play(color, point).is_ok() {
+                        visit(point);
+                    }
+                }
+            }
+            return;
+        }
+        let TurnPlays {
+            keeps: mut legal,
+            mut others,
+        } = self
+            .board
+            .turn_plays(color, self.rules.ko.forbids_repetition());
+        // Under the simple ko rules, a play that keeps its stone is legal unless the game bans
+        // it as a ko retake. Under a superko, a play that also captures nothing is legal
+        // unless it is that retake or makes a position with the hash of one the history holds
+        // with the stone counts it would make (its captures are judged by `check_play`).
+        let mut judge_whole = |point: Point| {
+            if legal.remove(point) {
+                others.insert(point);
+            }
+        };
+        if let Some((banned, point)) = self.ko_ban {
+            if banned == color {
+                judge_whole(point);
+            }
+        }
+        let mut stones_after = [
+            self.board.stone_count(Color::Black),
+            self.board.stone_count(Color::White),
+        ];
+        stones_after[color.index()] += 1;
+        self.history
+            .each_candidate(self.rules.ko, color, stones_after, |hash| {
+                if let Some(point) = self.board.point_hashing_to(hash, color) {
+                    judge_whole(point);
+                }
+            });
+        others.for_each(|point| {
+            if self.check_play(color, point).is_ok() {
+                legal.insert(point);
+            }
+        });
+        legal.for_each(visit);
+    }
+
+    /// [`Game::each_legal_play`] collected.
+    pub fn legal_plays(&self, color: Color) -> Vec<Point> {
+        let mut plays = Vec::new();
+        self.each_legal_play(color, |p| plays.push(p));
+        plays
     }
 
     /// Judges a board play by `color` at `point` exactly as [`Game::apply`] would (the phase,

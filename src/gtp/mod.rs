@@ -617,9 +617,11 @@ impl<'r> Engine<'r> {
 
     /// The legal board plays of `color`, in reading order.
     fn legal_plays(&self, color: Color) -> Vec<Point> {
-        reading_order(self.game.board())
-            .filter(|&p| self.game.check_play(color, p).is_ok())
-            .collect()
+        // Found row 1 first; reading order is the top row first (a stable sort keeps each
+        // row's columns in order).
+        let mut legal = self.game.legal_plays(color);
+        legal.sort_by_key(|p| std::cmp::Reverse(p.row));
+        legal
     }
 
     fn genmove(&mut self, args: &[&str]) -> Answer {

@@ -80,13 +80,8 @@ pub fn legal_moves(game: &Game) -> Vec<Move> {
     if !game.phase().is_play() {
         return Vec::new();
     }
-    let color = game.to_move();
-    let board = game.board();
-    let mut moves: Vec<Move> = points(board.width(), board.height())
-        .into_iter()
-        .filter(|&p| game.check_play(color, p).is_ok())
-        .map(Move::Play)
-        .collect();
+    let mut moves = Vec::new();
+    game.each_legal_play(game.to_move(), |p| moves.push(Move::Play(p)));
     moves.push(Move::Pass);
     moves
 }
@@ -123,11 +118,7 @@ fn count(game: &mut Game, depth: u32, marks: &mut [Mark]) -> u64 {
     let (width, height) = (game.board().width(), game.board().height());
     if depth == 1 {
         let mut total = 1; // the pass, always legal while play goes on
-        for row in 0..height {
-            for col in 0..width {
-                total += u64::from(game.check_play(color, Point::new(col, row)).is_ok());
-            }
-        }
+        game.each_legal_play(color, |_| total += 1);
         return total;
     }
     let (mark, below) = marks

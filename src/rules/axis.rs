@@ -138,6 +138,16 @@ impl KoRule {
         )
     }
 
+    /// Whether plays are judged against the positions of the game so far: true for every
+    /// superko, false for simple ko and its cycle-ending variants (which ban only the
+    /// immediate retake, or end the game on a repetition rather than refuse it).
+    pub fn forbids_repetition(self) -> bool {
+        !matches!(
+            self,
+            KoRule::Simple | KoRule::SimpleCycleDraw | KoRule::SimpleCycleVoid
+        )
+    }
+
     /// What a repetition does where it ends the game; `None` where a repetition either cannot
     /// happen (a superko forbids it) or goes on being played (plain simple ko).
     pub fn cycle_outcome(self) -> Option<CycleOutcome> {

@@ -1,0 +1,123 @@
+//! A set of a board's points held as bits of the board's padded indices: the form of the
+//! board's own bit planes, so that whole sets (the empty points, the points next to an empty
+//! one) are computed a word at a time, and the points come out row by row.
+
+use super::{Point, CAPACITY};
+
+/// Words of a set: one bit for every padded index a board has room for.
+pub(super) const WORDS: usize = CAPACITY / 64;
+
+/// Points of one board (its size fixed when the set is made), in no particular order inside,
+/// listed row by row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointSet {
+    pub(super) words: [u64; WORDS],
+    stride: usize,
+    width: u8,
+    height: u8,
+}
+
+impl PointSet {
+    /// An empty set of points of a `width` x `height` board whose padded rows are `stride`
+    /// points long.
+    pub(super) fn new(width: u8, height: u8, stride: usize) -> PointSet {
+        PointSet {
+            words: [0; WORDS],
+            stride,
+            width,
+            height,
+        }
+    }
+
+    /// The bit of `p`, a point of the board.
+    fn bit(&self, p: Point) -> usize {
+        debug_assert!(
+            p.col < self.width && p.row < self.height,
+            "{p:?} is off the board"
+        );
+        (usize::from(p.row) + 1) * self.stride + usize::from(p.col) + 1
+    }
+
+    /// Adds `p`, a point of the board.
+    pub fn insert(&mut self, p: Point) {
+        let bit = self.bit(p);
+        self.words[bit / 64] |= 1 << (bit % 64);
+    }
+
+    /// Takes `p`, a point of the board, out; whether it was in.
+    pub fn remove(&mut self, p: Point) -> bool {
+        let bit = self.bit(p);
+        let was = self.words[bit / 64] & (1 << (bit % 64)) != 0;
+        self.words[bit / 64] &= !(1 << (bit % 64));
+        was
+    }
+
+    /// Whether `p`, a point of the board, is in.
+    pub fn contains(&self, p: Point) -> bool {
+        let bit = self.bit(p);
+        self.words[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    /// Number of points in the set.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set has no point.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// Calls `visit` with every point, row 0 first, each row's columns in turn.
+    #[inline]
+    pub fn for_each(&self, mut visit: impl FnMut(Point)) {
+        for row in 0..self.height {
+            let first = (usize::from(row) + 1) * self.stride + 1;
+            let (word, shift) = (first / 64, first % 64);
+            // A row is at most 25 points; the words past the padded area are zero.
+            let mut bits = self.words[word] >> shift;
+            if shift + usize::from(self.width) > 64 {
+                bits |= self.words[word + 1] << (64 - shift);
+            }
+            bits &= (1u64 << self.width) - 1;
+            while bits != 0 {
+                visit(Point::new(bits.trailing_zeros() as u8, row));
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_go_in_and_come_out_row_by_row() {
+        for (width, height) in [(2u8, 2u8), (9, 9), (19, 19), (25, 25), (25, 3), (3, 25)] {
+            let stride = usize::from(width) + 2;
+            let mut set = PointSet::new(width, height, stride);
+            let mut expected = Vec::new();
+            for row in 0..height {
+                for col in 0..width {
+                    if (col * 7 + row * 3) % 5 < 2 || col == width - 1 {
+                        expected.push(Point::new(col, row));
+                    }
+                }
+            }
+            // Inserted backwards: the order out is the set's own.
+            for &p in expected.iter().rev() {
+                set.insert(p);
+            }
+            let mut seen = Vec::new();
+            set.for_each(|p| seen.push(p));
+            assert_eq!(seen, expected, "{width}x{height}");
+            assert_eq!(set.len(), expected.len());
+            assert!(set.contains(expected[0]));
+            assert!(set.remove(expected[0]));
+            assert!(!set.remove(expected[0]));
+            assert!(!set.contains(expected[0]));
+        }
+        assert!(PointSet::new(9, 9, 11).is_empty());
+    }
+}
