@@ -381,3 +381,104 @@ fn legal_plays_agree_through_repetitions_under_every_rule() {
         );
     }
 }
+
+/// `Board::turn_plays` sorts every empty point as `Board::quiet_play` judges it, on boards whose
+/// bit planes span several words (so rows and neighbours cross word boundaries) and in random
+/// positions full of strings in atari: with captures kept apart, `keeps` is exactly where the
+/// play captures nothing and keeps its stone; without, where its stone stays at all.
+#[test]
+fn turn_plays_sort_points_as_quiet_play_judges_them() {
+    let mut seed = 0x7E57_u64;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    let (mut captures, mut lost) = (0, 0);
+    for (width, height) in [(9u8, 9u8), (19, 19), (25, 25), (13, 7), (3, 25), (25, 2)] {
+        for _ in 0..3 {
+            let mut board = Board::new(width, height).unwrap();
+            let mut color = Color::Black;
+            for _ in 0..(2 * usize::from(width) * usize::from(height)) {
+                for mover in [Color::Black, Color::White] {
+                    let apart = board.turn_plays(mover, true);
+                    let together = board.turn_plays(mover, false);
+                    for p in board.points() {
+                        let Some(play) = board.quiet_play(mover, p) else {
+                            for plays in [&apart, &together] {
+                                assert!(!plays.keeps.contains(p));
+                                assert!(!plays.captures.contains(p) && !plays.lost.contains(p));
+                            }
+                            continue;
+                        };
+                        let quiet = matches!(play, QuietPlay::Keeps { .. });
+                        let stays = board.keeps_stone(mover, p) == Some(true);
+                        captures += usize::from(play == QuietPlay::Captures);
+                        lost += usize::from(play == QuietPlay::Lost);
+                        let at = |set: &goconform::board::PointSet| set.contains(p);
+                        let seen = [at(&apart.keeps), at(&apart.captures), at(&apart.lost)];
+                        let expected =
+                            [quiet, play == QuietPlay::Captures, play == QuietPlay::Lost];
+                        assert_eq!(seen, expected, "{p} {mover:?}\n{board:?}");
+                        let seen = [
+                            at(&together.keeps),
+                            at(&together.captures),
+                            at(&together.lost),
+                        ];
+                        assert_eq!(seen, [stays, false, !stays], "{p} {mover:?}\n{board:?}");
+                    }
+                }
+                let empty: Vec<Point> =
+                    board.points().filter(|&p| board.get(p).is_none()).collect();
+                if empty.is_empty() {
+                    break;
+                }
+                board.play(color, empty[next(empty.len())], &mut Vec::new());
+                color = color.opponent();
+            }
+        }
+    }
+    assert!(
+        captures > 100 && lost > 100,
+        "captures {captures}, lost {lost}"
+    );
+}
+
+/// `Game::legal_plays` against `check_play` point by point on boards of several words, under a
+/// superko and simple ko: long games of legal plays with many captures.
+#[test]
+fn legal_plays_agree_on_large_boards() {
+    let mut seed = 0x1A26_u64;
+    let mut next = move |n: usize| {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    for ko in [KoRule::Situational, KoRule::Positional, KoRule::Simple] {
+        for (width, height) in [(9u8, 9u8), (19, 19), (13, 7)] {
+            let mut game = Game::new(
+                rules(ko, SuicideRule::Forbidden),
+                &Setup::empty(width, height),
+            )
+            .unwrap();
+            for _ in 0..(2 * usize::from(width) * usize::from(height)) {
+                let color = game.to_move();
+                let legal = game.legal_plays(color);
+                assert_eq!(
+                    legal,
+                    legal_point_by_point(&game, color),
+                    "{ko} {width}x{height}"
+                );
+                let mv = match legal.len() {
+                    0 => Move::Pass,
+                    n => Move::Play(legal[next(n)]),
+                };
+                assert!(game.apply(Event::Move(color, mv)).is_legal());
+            }
+        }
+    }
+}

@@ -125,12 +125,16 @@ pub struct PlayPreview {
 }
 
 /// The empty points of a board sorted by what a play there would do: [`Board::turn_plays`].
+/// Every empty point is in exactly one of the three.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnPlays {
     /// Where a play keeps its stone (and captures nothing, where captures are kept apart).
     pub keeps: PointSet,
-    /// The other empty points.
-    pub others: PointSet,
+    /// Where a play captures, where captures are kept apart (else empty).
+    pub captures: PointSet,
+    /// Where a play captures nothing and its stone (with any string it joins) is left without
+    /// a liberty.
+    pub lost: PointSet,
 }
 
 /// A play as [`Board::quiet_play`] sees it.
@@ -602,12 +606,15 @@ impl Board {
     }
 
     /// Every empty point sorted by what a play of `color` there would do, for a whole turn at
-    /// once: `keeps` holds the points where its stone stays on the board and, if
-    /// `captures_apart`, it captures nothing (the [`QuietPlay::Keeps`] of
-    /// [`Board::quiet_play`]); `others` every other empty point. Most points are sorted a word
+    /// once, as [`Board::quiet_play`] judges each: `keeps` holds the points where its stone
+    /// stays on the board and, if `captures_apart`, it captures nothing
+    /// ([`QuietPlay::Keeps`]); `captures` those where it captures, if `captures_apart`
+    /// ([`QuietPlay::Captures`]; otherwise they are in `keeps`); `lost` the rest
+    /// ([`QuietPlay::Lost`]). Most points are sorted a word
     /// of the board's bit planes at a time: an empty point next to an empty one keeps its
-    /// stone (and captures nothing if it is next to no opposing stone); only the rest are
-    /// looked at one by one.
+    /// stone, and captures only if it is the last liberty of an opposing string, which are
+    /// found from the opposing strings' stones ([`Board::capture_points`]); only the points
+    /// with no empty neighbour are looked at one by one.
     pub fn turn_plays(&self, color: Color, captures_apart: bool) -> TurnPlays {
         let words = self.plane_words;
         let plane = |c: Color| &self.planes[c.index() * words..(c.index() + 1) * words];
@@ -620,17 +627,23 @@ impl Board {
         for i in 0..words {
             empty[i] = self.on_board[i] & !(black[i] | white[i]);
         }
-        let next_to_empty = self.next_to(&empty[..words]);
-        let next_to_foe = if captures_apart {
-            self.next_to(foes)
+        let (next_to_empty, next_to_two_empty) = self.next_to(&empty[..words]);
+        let captures = if captures_apart {
+            let mut next_to_one_empty = next_to_empty;
+            for (one, two) in next_to_one_empty.iter_mut().zip(next_to_two_empty) {
+                *one &= !two;
+            }
+            self.capture_points(foes, &next_to_one_empty)
         } else {
             [0; point_set::WORDS]
         };
         let new_set = || PointSet::new(self.width, self.height, self.stride);
-        let (mut keeps, mut others) = (new_set(), new_set());
+        let (mut keeps, mut captured, mut lost) = (new_set(), new_set(), new_set());
         for i in 0..words {
-            keeps.words[i] = empty[i] & next_to_empty[i] & !next_to_foe[i];
-            let mut rest = empty[i] & !keeps.words[i];
+            let open = empty[i] & next_to_empty[i];
+            keeps.words[i] = open & !captures[i];
+            captured.words[i] = open & captures[i];
+            let mut rest = empty[i] & !next_to_empty[i];
             while rest != 0 {
                 let index = i * 64 + rest.trailing_zeros() as usize;
                 let bit = rest & rest.wrapping_neg();
@@ -638,27 +651,74 @@ impl Board {
                 match self.quiet_play_at(index, color) {
                     QuietPlay::Keeps { .. } => keeps.words[i] |= bit,
                     QuietPlay::Captures if !captures_apart => keeps.words[i] |= bit,
-                    QuietPlay::Captures | QuietPlay::Lost => others.words[i] |= bit,
+                    QuietPlay::Captures => captured.words[i] |= bit,
+                    QuietPlay::Lost => lost.words[i] |= bit,
                 }
             }
         }
-        TurnPlays { keeps, others }
+        TurnPlays {
+            keeps,
+            captures: captured,
+            lost,
+        }
+    }
+
+    /// The empty points where a play captures something, among those next to an empty point,
+    /// `foes` being the plane of the strings it would capture: the last liberty of each such
+    /// string in atari. A string in atari has a stone next to that liberty, and every one of
+    /// its stones next to an empty point is next to that one alone; so each opposing stone
+    /// next to exactly one empty point (`next_to_one_empty`, from the planes) whose string
+    /// has at most three pseudo-liberties is asked whether its string's
+    /// pseudo-liberties are all at that point, the test [`Board::quiet_play`] makes from the
+    /// point's side. (A liberty with an empty neighbour touches at most three of the string's
+    /// stones; a liberty with none is not needed here, as such points are judged one by one.)
+    fn capture_points(&self, foes: &[u64], next_to_one_empty: &[u64]) -> [u64; point_set::WORDS] {
+        let mut captures = [0u64; point_set::WORDS];
+        for (i, &foe) in foes.iter().enumerate() {
+            let mut frontier = foe & next_to_one_empty[i];
+            while frontier != 0 {
+                let stone = i * 64 + frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                let h = usize::from(self.head[stone]);
+                let libs = self.libs[h];
+                // All of a string's pseudo-liberties at one point with an empty neighbour: at
+                // most three.
+                if libs > 3 {
+                    continue;
+                }
+                let liberty = self.neighbours(stone).into_iter().fold(0, |at, n| {
+                    if self.cells[n] == EMPTY {
+                        n
+                    } else {
+                        at
+                    }
+                });
+                let heads = self.string_heads(&self.neighbours(liberty));
+                if libs == liberties_lost(&heads, h) {
+                    captures[liberty / 64] |= 1 << (liberty % 64);
+                }
+            }
+        }
+        captures
     }
 
     /// The padded indices next to one of `set`'s (a set of as many words as a plane): the set
-    /// shifted by one point and by one row, each way.
+    /// shifted by one point and by one row, each way; and those next to two or more of them.
     #[inline(always)]
-    fn next_to(&self, set: &[u64]) -> [u64; point_set::WORDS] {
+    #[allow(clippy::type_complexity)]
+    fn next_to(&self, set: &[u64]) -> ([u64; point_set::WORDS], [u64; point_set::WORDS]) {
         let stride = self.stride as u32;
         let word = |i: usize| set.get(i).copied().unwrap_or(0);
-        let mut out = [0u64; point_set::WORDS];
-        for (i, o) in out.iter_mut().enumerate().take(set.len()) {
+        let (mut one, mut two) = ([0u64; point_set::WORDS], [0u64; point_set::WORDS]);
+        for i in 0..set.len() {
             let (before, here, after) = (if i == 0 { 0 } else { word(i - 1) }, set[i], word(i + 1));
             let up = |k: u32| (here << k) | (before >> (64 - k));
             let down = |k: u32| (here >> k) | (after << (64 - k));
-            *o = up(1) | down(1) | up(stride) | down(stride);
+            let [a, b, c, d] = [up(1), down(1), up(stride), down(stride)];
+            one[i] = a | b | c | d;
+            two[i] = (a & b) | ((a | b) & (c | d)) | (c & d);
         }
-        out
+        (one, two)
     }
 
     /// The point at which a stone of `color` turns this board's hash into `hash_after`, if one

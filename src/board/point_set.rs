@@ -58,6 +58,23 @@ impl PointSet {
         self.words[bit / 64] & (1 << (bit % 64)) != 0
     }
 
+    /// The same board's empty set.
+    pub fn emptied(mut self) -> PointSet {
+        self.words = [0; WORDS];
+        self
+    }
+
+    /// Adds every point of `other`, a set of the same board.
+    pub fn extend(&mut self, other: &PointSet) {
+        debug_assert_eq!(
+            (self.stride, self.width, self.height),
+            (other.stride, other.width, other.height)
+        );
+        for (w, o) in self.words.iter_mut().zip(other.words) {
+            *w |= o;
+        }
+    }
+
     /// Number of points in the set.
     pub fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()

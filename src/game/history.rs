@@ -268,6 +268,20 @@ impl History {
             .is_some_and(|&n| n != NONE)
     }
 
+    /// Whether a board play by `mover` that captures could leave a position with as many stones
+    /// of each colour as some recorded position: `stones` are the counts before the play
+    /// (Black's, White's); the play adds one of the mover's and takes at least one of the
+    /// opponent's. False promises that no capture this turn repeats anything, under any rule.
+    pub fn may_repeat_after_capture(&self, mover: Color, stones: [u32; 2]) -> bool {
+        let (own, foe) = (mover.index(), mover.opponent().index());
+        (0..stones[foe]).any(|left| {
+            let mut after = [0; 2];
+            after[own] = stones[own] + 1;
+            after[foe] = left;
+            self.may_repeat(after)
+        })
+    }
+
     /// Calls `visit` with the hash of every recorded position that a board play by `mover`
     /// leaving `stones_after` stones (Black's, White's) on the board could repeat in the sense
     /// of `rule`: the positions with exactly those counts that `rule` compares with (none

@@ -443,36 +443,50 @@ impl Game {
         }
         let TurnPlays {
             keeps: mut legal,
-            mut others,
+            mut captures,
+            lost,
         } = self
             .board
             .turn_plays(color, self.rules.ko.forbids_repetition());
-        // Under the simple ko rules, a play that keeps its stone is legal unless the game bans
-        // it as a ko retake. Under a superko, a play that also captures nothing is legal
-        // unless it is that retake or makes a position with the hash of one the history holds
-        // with the stone counts it would make (its captures are judged by `check_play`).
-        let mut judge_whole = |point: Point| {
-            if legal.remove(point) {
-                others.insert(point);
-            }
+        // The points `check_play` judges: where the stone would be lost, unless that settles it
+        // (self-capture forbidden: suicide), and those added below.
+        let mut whole = if self.rules.suicide == SuicideRule::Forbidden {
+            lost.emptied()
+        } else {
+            lost
         };
+        // Under the simple ko rules, a play that keeps its stone is legal unless the game bans
+        // it as a ko retake. Under a superko, a play that also captures nothing is legal unless
+        // it is that retake or makes a position with the hash of one the history holds with
+        // the stone counts it would make; a play that captures is legal unless it is that
+        // retake or some recorded position has the stone counts a capture could leave.
         if let Some((banned, point)) = self.ko_ban {
-            if banned == color {
-                judge_whole(point);
+            if banned == color && (legal.remove(point) | captures.remove(point)) {
+                whole.insert(point);
             }
         }
-        let mut stones_after = [
+        let stones = [
             self.board.stone_count(Color::Black),
             self.board.stone_count(Color::White),
         ];
+        let mut stones_after = stones;
         stones_after[color.index()] += 1;
         self.history
             .each_candidate(self.rules.ko, color, stones_after, |hash| {
                 if let Some(point) = self.board.point_hashing_to(hash, color) {
-                    judge_whole(point);
+                    if legal.remove(point) {
+                        whole.insert(point);
+                    }
                 }
             });
-        others.for_each(|point| {
+        if !captures.is_empty() {
+            if self.history.may_repeat_after_capture(color, stones) {
+                whole.extend(&captures);
+            } else {
+                legal.extend(&captures);
+            }
+        }
+        whole.for_each(|point| {
             if self.check_play(color, point).is_ok() {
                 legal.insert(point);
             }
