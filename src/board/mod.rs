@@ -534,6 +534,19 @@ impl Board {
         }))
     }
 
+    /// Whether `p` is on the board, empty, and has an empty neighbour: a stone played there
+    /// keeps a liberty whatever it captures. One load of the counts of what `p`'s neighbours
+    /// hold, and two of the point itself.
+    #[inline(always)]
+    pub fn is_next_to_empty(&self, p: Point) -> bool {
+        if !self.contains(p) {
+            return false;
+        }
+        let index = self.index(p);
+        (self.cells[index] == EMPTY)
+            & (self.around[index] & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0)
+    }
+
     /// Whether `p` is on the board, empty, and has an empty neighbour and no neighbour of the
     /// colour opposing `color`: then a play of `color` there captures nothing, keeps its stone,
     /// and makes the position [`Board::quiet_play`] hashes. One load of the counts of what

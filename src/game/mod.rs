@@ -545,28 +545,31 @@ impl Game {
     }
 
     /// The judgement of the commonest play, small enough to inline into a caller's loop: the
-    /// game in play, and a point on the board, empty, with an empty neighbour and no opposing
-    /// one (one load: [`Board::is_open`]). Such a play captures nothing and keeps its stone,
-    /// so suicide is out; the ko ban settles simple ko; under a repetition rule, a play that
+    /// game in play, and a point on the board, empty, with an empty neighbour. Such a play
+    /// keeps its stone, so suicide is out, and under simple ko the ko ban settles it (one load:
+    /// [`Board::is_next_to_empty`]). Under the other rules the point must also have no
+    /// opposing neighbour (one load: [`Board::is_open`]), so that the play captures nothing
+    /// and its result is known; under a repetition rule, a play that
     /// is not a basic ko's retake and whose result has a count of stones no recorded
     /// position has ([`History::may_repeat`]) repeats nothing. `None` where the full
     /// judgement ([`Game::judge_fully`]) must decide; its verdict is always that one.
     #[inline(always)]
     fn judge_open(&self, color: Color, point: Point) -> Option<Result<(), Reason>> {
-        if !matches!(self.phase, Phase::Playing | Phase::Resumed)
-            || !self.board.is_open(color, point)
-        {
+        if !matches!(self.phase, Phase::Playing | Phase::Resumed) {
             return None;
         }
         let is_ko_retake = self.ko_ban == Some((color, point));
         if self.rules.ko == KoRule::Simple {
+            if !self.board.is_next_to_empty(point) {
+                return None;
+            }
             return Some(if is_ko_retake {
                 Err(Reason::Ko)
             } else {
                 Ok(())
             });
         }
-        if is_ko_retake {
+        if !self.board.is_open(color, point) || is_ko_retake {
             return None;
         }
         let mut stones_after = [
