@@ -57,11 +57,11 @@
 //!    play is made without a second look (`JudgedPlay::play_in_place`, which lends the removed
 //!    stones and allocates nothing a move); a new game is `Game::new_reusing` the last one's
 //!    storage. Every check of the rules is kept: the full repetition history with whole
-//!    positions compared behind every hash match. A point with an empty neighbour and no
-//!    opposing one is judged by one load of the board's neighbour counts (as OpenSpiel judges
-//!    a point with an empty neighbour), and under superko its result is looked up in the
-//!    history only when some recorded position has as many stones of each colour; every other
-//!    point gets the full judgement.
+//!    positions compared behind every hash match. Under simple ko a point with an empty
+//!    neighbour is judged by one load of the board's neighbour counts, as OpenSpiel judges
+//!    it; under superko that load also needs no opposing neighbour (so that the play captures
+//!    nothing), and the result is looked up in the history only when some recorded position
+//!    has as many stones of each colour; every other point gets the full judgement.
 //! 2. The ceiling (`ceiling/<ko>`): a minimal board written here for speed alone, which trusts
 //!    64-bit hashes where the reference compares whole positions. Before it is timed, 20 games
 //!    per size and ko rule are played with it and the reference in step, every point judged by
