@@ -2,10 +2,11 @@
 //! board's own bit planes, so that whole sets (the empty points, the points next to an empty
 //! one) are computed a word at a time, and the points come out row by row.
 
-use super::{Point, CAPACITY};
+use super::{Point, MAX_SIDE};
 
-/// Words of a set: one bit for every padded index a board has room for.
-pub(super) const WORDS: usize = CAPACITY / 64;
+/// Words of a set: one bit for every padded index of the largest board (25x25 and its border,
+/// 729 points), and no more, since whole sets are copied as they are made and combined.
+pub(super) const WORDS: usize = ((MAX_SIDE as usize + 2) * (MAX_SIDE as usize + 2)).div_ceil(64);
 
 /// Points of one board (its size fixed when the set is made), in no particular order inside,
 /// listed row by row.
@@ -58,10 +59,9 @@ impl PointSet {
         self.words[bit / 64] & (1 << (bit % 64)) != 0
     }
 
-    /// The same board's empty set.
-    pub fn emptied(mut self) -> PointSet {
+    /// Takes every point out.
+    pub fn clear(&mut self) {
         self.words = [0; WORDS];
-        self
     }
 
     /// Adds every point of `other`, a set of the same board.

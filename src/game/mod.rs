@@ -441,20 +441,20 @@ impl Game {
             }
             return;
         }
-        let TurnPlays {
-            keeps: mut legal,
-            mut captures,
-            lost,
-        } = self
+        // Sorted in place, without copying the sets.
+        let mut plays = self
             .board
             .turn_plays(color, self.rules.ko.forbids_repetition());
-        // The points `check_play` judges: where the stone would be lost, unless that settles it
-        // (self-capture forbidden: suicide), and those added below.
-        let mut whole = if self.rules.suicide == SuicideRule::Forbidden {
-            lost.emptied()
-        } else {
-            lost
-        };
+        let TurnPlays {
+            keeps: legal,
+            captures,
+            lost: whole,
+        } = &mut plays;
+        // `whole`: the points `check_play` judges. Where the stone would be lost, unless that
+        // settles it (self-capture forbidden: suicide), and those added below.
+        if self.rules.suicide == SuicideRule::Forbidden {
+            whole.clear();
+        }
         // Under the simple ko rules, a play that keeps its stone is legal unless the game bans
         // it as a ko retake. Under a superko, a play that also captures nothing is legal unless
         // it is that retake or makes a position with the hash of one the history holds with
@@ -481,9 +481,9 @@ impl Game {
             });
         if !captures.is_empty() {
             if self.history.may_repeat_after_capture(color, stones) {
-                whole.extend(&captures);
+                whole.extend(captures);
             } else {
-                legal.extend(&captures);
+                legal.extend(captures);
             }
         }
         whole.for_each(|point| {
