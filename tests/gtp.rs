@@ -1098,3 +1098,15 @@ fn an_overlong_command_is_refused_without_echo_and_the_session_goes_on() {
     );
     assert_eq!(got[2].trim_end(), "=2");
 }
+
+/// `all_legal` lists vertices in reading order (the top row first, each row left to right),
+/// the order the GTP module promises, whatever order the legal plays are found in.
+#[test]
+fn all_legal_is_in_reading_order() {
+    // 3 . . .
+    // 2 . X .    White to play: every empty point is legal.
+    // 1 . . .
+    //   A B C
+    let got = last("boardsize 3\nclear_board\nplay b B2\nall_legal w\n");
+    assert_eq!(got, "= A3 B3 C3 A2 C2 A1 B1 C1");
+}
