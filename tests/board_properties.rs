@@ -298,6 +298,18 @@ proptest! {
     }
 }
 
+/// A seeded source of numbers below its argument (splitmix64), so that the games of a test
+/// are the same in every run.
+fn below(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
 /// Every point's verdict by [`Game::check_play`], for comparison with the one-pass
 /// [`Game::legal_plays`].
 fn legal_point_by_point(game: &Game, color: Color) -> Vec<Point> {
@@ -335,14 +347,7 @@ proptest! {
 /// ban, suicide), so the test cannot pass by never reaching them.
 #[test]
 fn legal_plays_agree_through_repetitions_under_every_rule() {
-    let mut seed = 0x1E6A_u64;
-    let mut next = move |n: usize| {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    };
+    let mut next = below(0x1E6A);
     let mut refusals = HashSet::new();
     for &ko in KoRule::ALL {
         for &suicide in SuicideRule::ALL {
@@ -388,14 +393,7 @@ fn legal_plays_agree_through_repetitions_under_every_rule() {
 /// play captures nothing and keeps its stone; without, where its stone stays at all.
 #[test]
 fn turn_plays_sort_points_as_quiet_play_judges_them() {
-    let mut seed = 0x7E57_u64;
-    let mut next = move |n: usize| {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    };
+    let mut next = below(0x7E57);
     let (mut captures, mut lost) = (0, 0);
     for (width, height) in [(9u8, 9u8), (19, 19), (25, 25), (13, 7), (3, 25), (25, 2)] {
         for _ in 0..3 {
@@ -450,14 +448,7 @@ fn turn_plays_sort_points_as_quiet_play_judges_them() {
 /// superko and simple ko: long games of legal plays with many captures.
 #[test]
 fn legal_plays_agree_on_large_boards() {
-    let mut seed = 0x1A26_u64;
-    let mut next = move |n: usize| {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    };
+    let mut next = below(0x1A26);
     for ko in [KoRule::Situational, KoRule::Positional, KoRule::Simple] {
         for (width, height) in [(9u8, 9u8), (19, 19), (13, 7)] {
             let mut game = Game::new(
