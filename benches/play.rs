@@ -892,17 +892,11 @@ impl Player for Lockstep {
         self.reference.is_legal(c)
     }
 
-    /// Ours in one pass, checked against the ceiling point by point.
+    /// Ours in one pass, checked against the ceiling's list (its point-by-point default).
     fn legal_plays(&self, empties: &Empties, legal: &mut Vec<Coord>) {
         self.reference.legal_plays(empties, legal);
         let mut theirs = Vec::new();
-        for row in 0..self.side {
-            for col in 0..self.side {
-                if self.ceiling.is_legal((col, row)) {
-                    theirs.push((col, row));
-                }
-            }
-        }
+        self.ceiling.legal_plays(empties, &mut theirs);
         assert_eq!(
             *legal, theirs,
             "the legal plays of the reference and the ceiling"

@@ -77,6 +77,13 @@ fn neighbour_shift(cell: u8) -> u32 {
 }
 const NEIGHBOUR_MASK: u16 = 0xF;
 
+/// Whether a point whose neighbours' counts (from [`Board`]'s `around`) are `around` has an
+/// empty neighbour: a stone played there keeps a liberty whatever it captures.
+#[inline(always)]
+fn has_empty_neighbour(around: u16) -> bool {
+    around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0
+}
+
 /// The liberties string `h` loses to a stone played where `heads` (from
 /// [`Board::string_heads`]) are the neighbours: one for each neighbouring stone of it.
 #[inline(always)]
@@ -516,7 +523,7 @@ impl Board {
         if self.cells[index] != EMPTY {
             return None;
         }
-        if self.around[index] & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0 {
+        if has_empty_neighbour(self.around[index]) {
             return Some(true);
         }
         let neighbours = self.neighbours(index);
@@ -543,8 +550,7 @@ impl Board {
             return false;
         }
         let index = self.index(p);
-        (self.cells[index] == EMPTY)
-            & (self.around[index] & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0)
+        (self.cells[index] == EMPTY) & has_empty_neighbour(self.around[index])
     }
 
     /// Whether `p` is on the board, empty, and has an empty neighbour and no neighbour of the
@@ -561,7 +567,7 @@ impl Board {
         let foe = cell_of(color) ^ 3;
         (self.cells[index] == EMPTY)
             & ((around >> neighbour_shift(foe)) & NEIGHBOUR_MASK == 0)
-            & (around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0)
+            & has_empty_neighbour(around)
     }
 
     /// What a legality check under a repetition rule needs of a play of `color` at the empty
@@ -593,7 +599,7 @@ impl Board {
         let own = cell_of(color);
         let around = self.around[index];
         let foes = (around >> neighbour_shift(own ^ 3)) & NEIGHBOUR_MASK;
-        let empty = around & (NEIGHBOUR_MASK << neighbour_shift(EMPTY)) != 0;
+        let empty = has_empty_neighbour(around);
         if (foes == 0) & empty {
             // No opposing string to capture, and a liberty: most points, settled by one load.
             return QuietPlay::Keeps { hash_after };
