@@ -3,11 +3,15 @@
 //!
 //! Run with `cargo bench --bench engines` (under a minute). The same seeded games as
 //! `goconform fuzz` (seed 1, the first `GAMES` of them) go through the fuzzing differential
-//! against each engine twice: once through a wrapper that hides [`Referee::announce`], so that
-//! every event is its own exchange (GTP: `is_legal`, `play`, two `list_stones`, each waiting
-//! for its answer; JSON lines: one request per prefix of the game), and once as the engine is,
-//! announced games pipelined (GTP) or sent in one request (JSON lines). Both passes must agree
-//! on every game; the rates and their ratio are printed.
+//! against each engine three times: once through a wrapper that hides [`Referee::announce`],
+//! so that every event is its own exchange (GTP: `is_legal`, `play`, two `list_stones`, each
+//! waiting for its answer; JSON lines: one request per prefix of the game); once as the engine
+//! is, each game announced with its start and played before the next (pipelined GTP commands,
+//! or one JSON-lines request a game); and once as `goconform fuzz` plays them, games prepared
+//! in batches and told to the engine ahead of the one compared ([`Ahead`]: a JSON-lines engine
+//! is sent a batch of requests in one write and answers them while this side compares; a GTP
+//! engine keeps a game between commands and gains nothing). Every pass must agree on every
+//! game; the rates and their ratios are printed.
 //!
 //! Engines: GNU Go 3.8 over GTP (skipped with the reason when it is not installed) and the
 //! reference behind the JSON-lines protocol (`goconform serve`, this crate's binary), held to
@@ -19,42 +23,69 @@ use std::time::Instant;
 use goconform::conformance::{OneAtATime, Referee, Reference};
 use goconform::engines::gtp::{gnugo_program, profile_by_name, GtpEngine};
 use goconform::engines::jsonl::{JsonlEngine, JsonlOptions};
-use goconform::fuzzing::{differential, game_bytes, GameInput, Played};
+use goconform::fuzzing::{differential, game_bytes, Ahead, GameInput, Played};
 
 /// Games per pass.
 const GAMES: u64 = 400;
 const SEED: u64 = 1;
+/// Games prepared and told to the engine at a time, as `goconform fuzz` does.
+const BATCH: usize = 8;
 
-/// Plays the games through `engine`: how many agreed, the events compared, games a second.
-fn pass(engine: &mut dyn Referee) -> (u64, usize, f64, Vec<String>) {
+/// Plays the games through `engine`, each with `differential` before the next or, given a
+/// batch, with [`Ahead`]: how many agreed, the events compared, games a second.
+fn pass(engine: &mut dyn Referee, batch: Option<usize>) -> (u64, usize, f64, Vec<String>) {
     let capabilities = engine.capabilities();
+    let mut games = (0..GAMES).map(|game| {
+        (
+            game,
+            GameInput::from_bytes(&game_bytes(SEED, game)).realise(&capabilities),
+        )
+    });
     let started = Instant::now();
     let (mut agreed, mut compared) = (0, 0);
     let mut outcomes = Vec::new();
-    for game in 0..GAMES {
-        let case = GameInput::from_bytes(&game_bytes(SEED, game)).realise(&capabilities);
-        let played = differential(&mut Reference::new(), engine, &case);
+    let mut count = |played: Played| {
         if let Played::Agreed { asked } = played {
             agreed += 1;
             compared += asked;
         }
         outcomes.push(format!("{played:?}"));
+    };
+    let mut reference = Reference::new();
+    match batch {
+        None => {
+            for (_, case) in games {
+                count(differential(&mut reference, engine, &case));
+            }
+        }
+        Some(batch) => {
+            let mut ahead = Ahead::new(batch);
+            while let Some((_, _, played)) =
+                ahead.next(&mut reference, engine, &mut |_| games.next())
+            {
+                count(played);
+            }
+        }
     }
     let rate = GAMES as f64 / started.elapsed().as_secs_f64();
     (agreed, compared, rate, outcomes)
 }
 
-/// Both passes through the engine `make` starts; answers the whole-game rate.
-fn compare(name: &str, make: &dyn Fn() -> Box<dyn Referee>) -> f64 {
-    let (a1, c1, slow, o1) = pass(&mut OneAtATime(make()));
-    let (a2, c2, fast, o2) = pass(make().as_mut());
-    assert_eq!(o1, o2, "{name}: the two passes disagree on some game");
+/// The three passes through the engine `make` starts; answers the rates of the last two.
+fn compare(name: &str, make: &dyn Fn() -> Box<dyn Referee>) -> (f64, f64) {
+    let (a1, c1, slow, o1) = pass(&mut OneAtATime(make()), None);
+    let (a2, c2, whole, o2) = pass(make().as_mut(), None);
+    let (a3, c3, ahead, o3) = pass(make().as_mut(), Some(BATCH));
+    assert_eq!(o1, o2, "{name}: the first two passes disagree on some game");
+    assert_eq!(o2, o3, "{name}: the games sent ahead disagree on some game");
     println!(
-        "{name:<34} one event at a time {slow:>8.0} games/s | whole game at once {fast:>8.0} games/s | {:.1}x ({a2} of {GAMES} games agreed, {c2} events compared)",
-        fast / slow
+        "{name:<34} one event at a time {slow:>8.0} games/s | whole game at once {whole:>8.0} games/s ({:.1}x) | sent ahead {ahead:>8.0} games/s ({:.1}x) ({a2} of {GAMES} games agreed, {c2} events compared)",
+        whole / slow,
+        ahead / slow
     );
     assert_eq!((a1, c1), (a2, c2));
-    fast
+    assert_eq!((a2, c2), (a3, c3));
+    (whole, ahead)
 }
 
 fn main() {
@@ -81,7 +112,7 @@ fn main() {
         (true, "goconform serve, strict (the default)"),
         (false, "goconform serve, lenient"),
     ] {
-        let rate = compare(name, &|| {
+        let rates = compare(name, &|| {
             Box::new(JsonlEngine::new(
                 serve,
                 &["serve".to_string()],
@@ -91,18 +122,19 @@ fn main() {
                 },
             ))
         });
-        over_pipes.push((name, rate));
+        over_pipes.push((name, rates));
     }
     // The same games with the reference in this process: the rate `serve` is held to.
-    let (_, _, in_process, _) = pass(&mut Reference::new());
+    let (_, _, in_process, _) = pass(&mut Reference::new(), None);
     println!(
         "{:<34} {in_process:>8.0} games/s",
         "the reference in process"
     );
-    for (name, rate) in over_pipes {
+    for (name, (whole, ahead)) in over_pipes {
         println!(
-            "{name:<34} {:.2}x of the reference in process",
-            rate / in_process
+            "{name:<34} {:.2}x of the reference in process a game at a time, {:.2}x sent ahead",
+            whole / in_process,
+            ahead / in_process
         );
     }
 }

@@ -30,7 +30,7 @@ use goconform::engines::protocol::{
     validate_reply, validate_request, Reply, Request, RunRequest, PROTOCOL_VERSION,
 };
 use goconform::engines::serve::{serve, serve_referee};
-use goconform::fuzzing::{differential, Case, Played};
+use goconform::fuzzing::{differential, game_bytes, Ahead, Case, GameInput, Played};
 use goconform::game::{Class, Event, Phase, Reason, Ruling, Setup, Verdict};
 use goconform::rules::{
     Draws, Ending, HandicapCompensation, HandicapPlacement, IllegalMoveProcedure, KoRule,
@@ -1135,4 +1135,142 @@ fn the_differential_asks_one_request_a_game() {
         .count();
     assert_eq!(with_events, played_games, "one request a game with events");
     assert_eq!(runs.len(), 40, "one request for each of the 40 games");
+}
+
+/// The fuzzing games of seed 7 for an engine with `capabilities`, numbered.
+fn fuzz_games(capabilities: &goconform::conformance::Capabilities, n: u64) -> Vec<(u64, Case)> {
+    (0..n)
+        .map(|game| {
+            let case = GameInput::from_bytes(&game_bytes(7, game)).realise(capabilities);
+            (game, case)
+        })
+        .collect()
+}
+
+/// Plays `games` through `engine` in batches sent ahead ([`Ahead`]), as `goconform fuzz` does.
+fn play_ahead(engine: &mut dyn Referee, games: &[(u64, Case)], batch: usize) -> Vec<Played> {
+    let mut ahead = Ahead::new(batch);
+    let mut reference = Reference::new();
+    let mut source = games.iter().cloned();
+    let mut outcomes = Vec::new();
+    while let Some((game, _, played)) = ahead.next(&mut reference, engine, &mut |_| source.next()) {
+        assert_eq!(game, outcomes.len() as u64, "games come back in order");
+        outcomes.push(played);
+    }
+    outcomes
+}
+
+/// Games sent ahead in batches are answered exactly as games asked one at a time: the same
+/// outcome for every game, and one `run` request a game (none sent twice, none lost).
+#[test]
+fn games_sent_ahead_are_answered_as_games_asked_in_turn() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("requests.jsonl");
+    let script = format!(
+        "tee -a '{}' | '{}' serve",
+        log.display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    let make = || {
+        JsonlEngine::new(
+            "sh",
+            &["-c".to_string(), script.clone()],
+            JsonlOptions::default(),
+        )
+    };
+    let mut engine = make();
+    let games = fuzz_games(&engine.capabilities(), 40);
+    let ahead = play_ahead(&mut engine, &games, 8);
+    drop(engine);
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    let runs = text
+        .lines()
+        .filter(|l| l.contains(r#""type":"run""#))
+        .count();
+    assert_eq!(runs, 40, "one request for each of the 40 games");
+    let mut engine = make();
+    let in_turn: Vec<Played> = games
+        .iter()
+        .map(|(_, case)| differential(&mut Reference::new(), &mut engine, case))
+        .collect();
+    assert_eq!(ahead, in_turn);
+    assert!(
+        ahead.iter().all(|p| matches!(p, Played::Agreed { .. })),
+        "{ahead:?}"
+    );
+}
+
+/// A fault in the middle of a batch sent ahead (a hang, a crash, garbage, a skip, an error
+/// reply, on the games of one board size) is met at the same game and event, and worded the
+/// same, as when every game is asked in turn; the games after it are answered by a new
+/// engine and agree.
+#[test]
+fn a_fault_in_a_batch_sent_ahead_is_met_where_it_is_met_in_turn() {
+    let options = JsonlOptions {
+        timeout: Duration::from_millis(1500),
+        strict: false,
+        ..JsonlOptions::default()
+    };
+    let games = fuzz_games(&fake("pass", &[], options.clone()).capabilities(), 24);
+    // The size of the fewest games (at least one): the fault strikes those alone, and only
+    // from their sixth event, so that the start is answered.
+    let mut sizes = std::collections::BTreeMap::<u8, usize>::new();
+    for (_, case) in &games {
+        if case.events.len() >= 8 {
+            *sizes.entry(case.setup.width).or_default() += 1;
+        }
+    }
+    let (&size, _) = sizes
+        .iter()
+        .min_by_key(|(_, n)| **n)
+        .expect("some long game");
+    let when = ["--size", &size.to_string(), "--events", "6"].map(str::to_string);
+    let when: Vec<&str> = when.iter().map(String::as_str).collect();
+    for (mode, text) in [
+        ("hang", "within"),
+        ("crash", "deliberate crash"),
+        ("garbage", "not a protocol message"),
+        ("skip", "skipped the trial"),
+        ("error", "deliberate error"),
+    ] {
+        let ahead = play_ahead(&mut fake(mode, &when, options.clone()), &games, 8);
+        let mut engine = fake(mode, &when, options.clone());
+        let in_turn: Vec<Played> = games
+            .iter()
+            .map(|(_, case)| differential(&mut Reference::new(), &mut engine, case))
+            .collect();
+        // Request ids are the harness's own numbering (a game sent ahead takes its number
+        // when it is sent), so the fake engine's words may name another id.
+        assert_eq!(without_ids(&ahead), without_ids(&in_turn), "{mode}");
+        let faults = ahead
+            .iter()
+            .filter(
+                |p| matches!(p, Played::Diverged(d) if d.key == "error" && d.actual.contains(text)),
+            )
+            .count();
+        assert!(faults >= 1, "{mode}: {ahead:?}");
+        let agreed = ahead
+            .iter()
+            .filter(|p| matches!(p, Played::Agreed { .. }))
+            .count();
+        assert_eq!(agreed + faults, games.len(), "{mode}: {ahead:?}");
+    }
+}
+
+/// The outcomes written out with every request id (`t12.6`) made `t#.6`.
+fn without_ids(outcomes: &[Played]) -> String {
+    let text = format!("{outcomes:?}");
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(" t") {
+        out.push_str(&rest[..at + 2]);
+        rest = &rest[at + 2..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && rest[digits..].starts_with('.') {
+            out.push('#');
+            rest = &rest[digits..];
+        }
+    }
+    out.push_str(rest);
+    out
 }

@@ -18,7 +18,7 @@ use crate::conformance::harness::Factory;
 use crate::conformance::{run_scenario, Outcome, Referee, Reference};
 use crate::fuzzing::finding::{self, Provenance};
 use crate::fuzzing::minimise::minimise;
-use crate::fuzzing::{differential, game_bytes, Case, Divergence, GameInput, Played};
+use crate::fuzzing::{differential, game_bytes, Ahead, Case, Divergence, GameInput, Played};
 use crate::scenario::{write, Scenario};
 
 #[derive(Args)]
@@ -70,6 +70,9 @@ struct Found {
     known: bool,
 }
 
+/// How many games are prepared and told to the engine at a time ([`Ahead`]).
+const AHEAD: usize = 8;
+
 pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
     let spec = load_spec(root)?;
     let factory = engines::factory(&args.engine, &args.engine_options)?;
@@ -106,14 +109,26 @@ pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
     let (mut played, mut compared, mut skipped) = (0u64, 0usize, 0u64);
     let mut found: Vec<Found> = Vec::new();
     let new_count = |found: &[Found]| found.iter().filter(|f| !f.known).count() as u64;
-    let mut game = 0u64;
-    while started.elapsed() < limit
-        && args.games.is_none_or(|n| game < n)
-        && new_count(&found) < args.findings
-    {
-        let case = GameInput::from_bytes(&game_bytes(seed, game))
-            .realise_under(&engine.capabilities(), &rulesets);
-        match differential(&mut Reference::new(), engine.as_mut(), &case) {
+    // Games are prepared and told to the engine in batches ahead of the one compared, so that
+    // an engine in another process answers them while this side compares.
+    let mut ahead = Ahead::new(AHEAD);
+    let mut reference = Reference::new();
+    let mut next_game = 0u64;
+    let mut source = |caps: &crate::conformance::Capabilities| {
+        let game = next_game;
+        if args.games.is_some_and(|n| game >= n) {
+            return None;
+        }
+        next_game += 1;
+        let case = GameInput::from_bytes(&game_bytes(seed, game)).realise_under(caps, &rulesets);
+        Some((game, case))
+    };
+    while started.elapsed() < limit && new_count(&found) < args.findings {
+        let Some((game, case, outcome)) = ahead.next(&mut reference, engine.as_mut(), &mut source)
+        else {
+            break;
+        };
+        match outcome {
             Played::Agreed { asked } => {
                 played += 1;
                 compared += asked;
@@ -161,7 +176,6 @@ pub(super) fn fuzz(root: &Project, args: &FuzzArgs) -> CommandResult {
                 }
             }
         }
-        game += 1;
     }
     let new = new_count(&found);
     let met_known = found.len() as u64 - new;

@@ -220,6 +220,13 @@ pub trait Referee {
         self.announce(events);
         Ok(())
     }
+    /// A game the caller will start later with [`Referee::start_announced`] and exactly these
+    /// arguments, after the games foreseen before it: an engine in another process may begin
+    /// answering it now (a JSON-lines engine is sent its request at once and its reply is read
+    /// when the game starts), so that both processes work at the same time. A hint only: a
+    /// game started that was not foreseen, or foreseen games never started, change no answer.
+    /// The default ignores it.
+    fn foresee(&mut self, _rules: &Rules, _setup: &Setup, _events: &[Event]) {}
 }
 
 impl fmt::Display for EngineInfo {

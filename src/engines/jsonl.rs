@@ -10,12 +10,13 @@
 //! error; in [strict mode](JsonlOptions::strict) so is any reply the schema refuses. After
 //! any of these the process is killed, and the next trial starts a new one: the run goes on.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
 use super::profile::Claims;
 use super::protocol::{read_reply, ReadReply, Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
-use super::replay::{Answerer, Replay};
+use super::replay::{Answerer, Replay, Ticket};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
 };
@@ -63,6 +64,17 @@ struct Link {
     process: Option<EngineProcess>,
     /// What the first handshake said, or why it failed.
     hello: Result<(EngineInfo, Capabilities), EngineError>,
+    /// Requests posted ahead of their replies ([`Answerer::post`]) and not yet read, oldest
+    /// first: their tickets and lengths in bytes. Every reply is read in this order, the ones
+    /// nobody collects dropped, before any other request is sent.
+    posted: VecDeque<(Ticket, usize)>,
+    /// The last of the posted requests, not yet written: they go out together, in one write,
+    /// when a reply is next waited for, so that a batch of requests wakes the engine once.
+    unsent: Vec<String>,
+    next_ticket: Ticket,
+    /// How many bytes of posted requests may wait unread in the engine's input
+    /// ([`EngineProcess::input_headroom`] of the running process).
+    headroom: usize,
 }
 
 impl JsonlEngine {
@@ -116,6 +128,10 @@ impl Link {
             options,
             process: None,
             hello: Err(EngineError::crash("not started")),
+            posted: VecDeque::new(),
+            unsent: Vec::new(),
+            next_ticket: 0,
+            headroom: 0,
         }
     }
 
@@ -130,7 +146,9 @@ impl Link {
     /// Starts the process and exchanges `hello`. On failure no process is left running.
     fn handshake(&mut self) -> Result<(EngineInfo, Capabilities), EngineError> {
         self.stop();
-        self.process = Some(EngineProcess::spawn(&self.program, &self.args)?);
+        let process = EngineProcess::spawn(&self.program, &self.args)?;
+        self.headroom = process.input_headroom();
+        self.process = Some(process);
         let request = Request::Hello {
             protocol: PROTOCOL_VERSION,
         };
@@ -147,6 +165,28 @@ impl Link {
                 "the engine answered `hello` with `{}`",
                 other.kind()
             ))),
+        }
+    }
+
+    /// Ready for an ordinary request: the replies to the posted requests already written read
+    /// and dropped (a fault while reading them kills the process; it belongs to no trial
+    /// asked now), and an engine running. The posted requests not yet written stay posted:
+    /// the ordinary request goes before them.
+    fn settle(&mut self) -> Result<(), EngineError> {
+        self.drop_sent(Instant::now() + self.options.timeout);
+        self.ensure_running()
+    }
+
+    /// Reads and drops the replies to the posted requests already written, each by `deadline`
+    /// (a fault stops the reading and kills the process).
+    fn drop_sent(&mut self, deadline: Instant) {
+        for _ in 0..self.posted.len() - self.unsent.len() {
+            self.posted.pop_front();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || self.read_line(left).is_err() {
+                self.stop();
+                break;
+            }
         }
     }
 
@@ -182,6 +222,21 @@ impl Link {
         line.inspect_err(|_| self.stop())
     }
 
+    /// Reads the next line of the engine's output within `timeout`, the posted requests not
+    /// yet written sent first; a fault kills the process.
+    fn read_line(&mut self, timeout: Duration) -> Result<String, EngineError> {
+        let Some(process) = self.process.as_mut() else {
+            return Err(EngineError::crash("the engine is not running"));
+        };
+        let mut line = Ok(());
+        if !self.unsent.is_empty() {
+            line = process.send_lines(self.unsent.iter().map(String::as_str));
+            self.unsent.clear();
+        }
+        let line = line.and_then(|()| process.read_line(timeout, MAX_LINE_BYTES));
+        line.inspect_err(|_| self.stop())
+    }
+
     /// A protocol error with the tail of standard error; the process is killed.
     fn protocol_error(&mut self, message: String) -> EngineError {
         let tail = self
@@ -201,8 +256,10 @@ impl Link {
         })
     }
 
-    /// Kills the process, if any.
+    /// Kills the process, if any. The replies to posted requests will never come.
     fn stop(&mut self) {
+        self.posted.clear();
+        self.unsent.clear();
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
@@ -211,10 +268,11 @@ impl Link {
 
 impl Answerer for Link {
     fn ready(&mut self) -> Result<(), EngineError> {
-        self.ensure_running()
+        self.settle()
     }
 
     fn exchange(&mut self, request: &Request) -> Result<ReadReply, EngineError> {
+        self.settle()?;
         let line = self.round_trip(request)?;
         read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
     }
@@ -225,6 +283,46 @@ impl Answerer for Link {
 
     fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError> {
         self.hello.as_ref()
+    }
+
+    /// Taken when the engine is running and the requests already waiting leave room for it
+    /// in the engine's input ([`Link::headroom`]; one request is always allowed, as an
+    /// ordinary exchange sends it): writing never blocks, so the engine can never be left
+    /// waiting to write a reply while this side waits to write a request. It is written with
+    /// the others posted since the last wait, when a reply is next waited for.
+    fn post(&mut self, request: &Request) -> Option<Ticket> {
+        self.process.as_ref()?;
+        let line = request.to_line();
+        let waiting: usize = self.posted.iter().map(|(_, bytes)| bytes).sum();
+        if !self.posted.is_empty() && waiting + line.len() + 1 > self.headroom {
+            return None;
+        }
+        self.unsent.push(line);
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        let bytes = self.unsent.last().map_or(0, |line| line.len() + 1);
+        self.posted.push_back((ticket, bytes));
+        Some(ticket)
+    }
+
+    fn collect(&mut self, ticket: Ticket) -> Option<Result<ReadReply, EngineError>> {
+        let timeout = self.options.timeout;
+        while let Some(&(next, _)) = self.posted.front() {
+            if next > ticket {
+                break;
+            }
+            self.posted.pop_front();
+            let line = self.read_line(timeout);
+            if next == ticket {
+                return Some(line.and_then(|line| {
+                    read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
+                }));
+            }
+            if line.is_err() {
+                break;
+            }
+        }
+        None
     }
 }
 
@@ -268,6 +366,10 @@ impl Referee for JsonlEngine {
             .start_announced(&mut self.link, rules, setup, events)
     }
 
+    fn foresee(&mut self, rules: &Rules, setup: &Setup, events: &[Event]) {
+        self.replay.foresee(&mut self.link, rules, setup, events);
+    }
+
     fn apply(&mut self, event: &Event) -> Result<Verdict, EngineError> {
         self.replay.apply(&mut self.link, event)
     }
@@ -284,6 +386,12 @@ impl Referee for JsonlEngine {
 impl Drop for JsonlEngine {
     /// Says `bye`, gives the engine a moment to exit, and kills it if it has not.
     fn drop(&mut self) {
+        // The replies to requests posted and never collected are read first, within the
+        // grace, so that the engine is not left blocked writing them when `bye` comes.
+        let unsent = self.link.unsent.len();
+        self.link.posted.truncate(self.link.posted.len() - unsent);
+        self.link.unsent.clear();
+        self.link.drop_sent(Instant::now() + BYE_GRACE);
         let Some(mut process) = self.link.process.take() else {
             return;
         };

@@ -172,6 +172,25 @@ impl EngineProcess {
         }
     }
 
+    /// How many bytes may be written ahead, unread by the engine, with no write blocking: a
+    /// quarter of what the pipe to its standard input holds (on Linux, as the kernel says;
+    /// elsewhere the 4 KiB every pipe holds), so that lines spread over partly filled pages
+    /// still fit. Sending no more than this before reading the answers cannot deadlock,
+    /// however long the answers are and whether or not the engine reads on while they wait.
+    pub fn input_headroom(&self) -> usize {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        if let Some(stdin) = self.stdin.as_ref() {
+            use std::os::fd::AsRawFd;
+            // SAFETY: F_GETPIPE_SZ only reads the size of the pipe behind a descriptor this
+            // process owns.
+            let size = unsafe { libc::fcntl(stdin.as_raw_fd(), libc::F_GETPIPE_SZ) };
+            if let Ok(size) = usize::try_from(size) {
+                return size.max(4096) / 4;
+            }
+        }
+        4096 / 4
+    }
+
     /// Reads one line (without the newline, and without a carriage return before it), waiting
     /// at most `timeout` for it.
     ///

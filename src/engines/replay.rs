@@ -44,6 +44,22 @@ pub(crate) trait Answerer {
     fn protocol_error(&mut self, message: String) -> EngineError;
     /// What the engine said when it shook hands, or why it could not.
     fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError>;
+    /// Puts a request whose reply is read later, by [`Answerer::collect`] with the ticket
+    /// returned, while the caller does other work: the engine answers it meanwhile. `None`
+    /// where the request was not sent (the answerer cannot send ahead, has no room to, or its
+    /// engine is not running); the caller then asks in the ordinary way. The default sends
+    /// nothing ahead.
+    fn post(&mut self, _request: &Request) -> Option<Ticket> {
+        None
+    }
+    /// The reply to the request posted with `ticket`; replies to requests posted before it
+    /// and not collected are read and dropped. `None` where that reply will never come (the
+    /// engine was restarted since, or the ticket was already collected or passed): the
+    /// caller asks again in the ordinary way. Every fault is handled as in
+    /// [`Answerer::exchange`].
+    fn collect(&mut self, _ticket: Ticket) -> Option<Result<ReadReply, EngineError>> {
+        None
+    }
     /// The observations to ask for: what the engine declares, or every one where its
     /// handshake failed (so that the failure is met, not hidden as not applicable).
     fn observes(&self) -> BTreeSet<Observable> {
@@ -54,13 +70,33 @@ pub(crate) trait Answerer {
     }
 }
 
+/// A request put ahead of its reply ([`Answerer::post`]): the posts of one answerer are
+/// numbered in order.
+pub(crate) type Ticket = u64;
+
 /// The trials replayed through one engine: the [`Referee`](crate::conformance::Referee)
 /// methods of an engine that keeps no game, given the [`Answerer`] to ask.
 #[derive(Default)]
 pub(crate) struct Replay {
-    /// Trials started, for request ids.
+    /// Trials started or foreseen, for request ids.
     trials: u64,
     trial: Option<Trial>,
+    /// Trials told ahead whose requests are posted, in the order they are to start.
+    foreseen: VecDeque<Foreseen>,
+}
+
+/// The most trials foreseen at once: enough for batches of requests that keep the engine busy
+/// while this side compares, and few enough that a run that stops early wastes little.
+const MOST_FORESEEN: usize = 16;
+
+/// A trial told ahead ([`Replay::foresee`]): its request is posted, and its reply is read
+/// when a trial starts with exactly its rules, set-up and events.
+struct Foreseen {
+    number: u64,
+    rules: Rules,
+    setup: Setup,
+    events: Vec<Event>,
+    ticket: Ticket,
 }
 
 /// The trial in progress: what was asked, and what the engine answered so far.
@@ -145,13 +181,28 @@ impl Replay {
         setup: &Setup,
         events: &[Event],
     ) -> Result<(), Unsupported> {
-        if events.is_empty() {
-            return self.start(engine, rules, setup);
-        }
-        self.trials += 1;
-        let mut trial = Trial::new(self.trials, rules, setup);
         self.trial = None;
-        match play(engine, &trial, events) {
+        let collected = match self.take_foreseen(rules, setup, events) {
+            Some(foreseen) => engine
+                .collect(foreseen.ticket)
+                .map(|reply| (foreseen.number, reply)),
+            None => None,
+        };
+        let (mut trial, answer) = match collected {
+            Some((number, reply)) => {
+                let trial = Trial::new(number, rules, setup);
+                let answer = reply.and_then(|reply| answer(engine, &trial, events, reply));
+                (trial, answer)
+            }
+            None if events.is_empty() => return self.start(engine, rules, setup),
+            None => {
+                self.trials += 1;
+                let trial = Trial::new(self.trials, rules, setup);
+                let answer = play(engine, &trial, events);
+                (trial, answer)
+            }
+        };
+        match answer {
             Ok(Answer::Played { initial, steps }) => {
                 trial.initial = initial;
                 trial.prefetch(events, steps);
@@ -159,6 +210,59 @@ impl Replay {
                 Ok(())
             }
             Ok(Answer::Skipped(_)) | Err(_) => self.start(engine, rules, setup),
+        }
+    }
+
+    /// Posts the request of a trial that will start later, after the ones foreseen before it,
+    /// through [`Replay::start_announced`] with exactly these arguments, so that the engine
+    /// answers it while the caller works. Nothing is sent where the answerer cannot send
+    /// ahead or has no room to, or [`MOST_FORESEEN`] trials are already waiting; the trial is
+    /// then asked when it starts, as if it had not been foreseen.
+    pub(crate) fn foresee(
+        &mut self,
+        engine: &mut impl Answerer,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) {
+        if self.foreseen.len() >= MOST_FORESEEN {
+            return;
+        }
+        let trial = Trial::new(self.trials + 1, rules, setup);
+        if let Some(ticket) = engine.post(&run_request(engine, &trial, events)) {
+            self.trials += 1;
+            self.foreseen.push_back(Foreseen {
+                number: trial.number,
+                rules: *rules,
+                setup: setup.clone(),
+                events: events.to_vec(),
+                ticket,
+            });
+        }
+    }
+
+    /// The foreseen trial that starts now, if it is one: foreseen trials before it are
+    /// dropped (their replies are read and dropped by the answerer). If it is none of them,
+    /// all are dropped: the ordinary request that follows has their replies read first.
+    fn take_foreseen(
+        &mut self,
+        rules: &Rules,
+        setup: &Setup,
+        events: &[Event],
+    ) -> Option<Foreseen> {
+        let at = self
+            .foreseen
+            .iter()
+            .position(|f| f.rules == *rules && f.setup == *setup && f.events == events);
+        match at {
+            Some(at) => {
+                self.foreseen.drain(..at);
+                self.foreseen.pop_front()
+            }
+            None => {
+                self.foreseen.clear();
+                None
+            }
         }
     }
 
@@ -271,10 +375,34 @@ fn play(
     events: &[Event],
 ) -> Result<Answer, EngineError> {
     engine.ready()?;
-    let id = format!("t{}.{}", trial.number, events.len());
+    let reply = engine.exchange(&run_request(engine, trial, events))?;
+    answer(engine, trial, events, reply)
+}
+
+/// The `run` request of the trial's set-up and `events`.
+fn run_request(engine: &impl Answerer, trial: &Trial, events: &[Event]) -> Request {
+    let id = run_id(trial, events);
     let request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &engine.observes());
+    Request::Run(request)
+}
+
+/// The id of the `run` request of the trial's set-up and `events`: the trial's number and how
+/// many events the request carries.
+fn run_id(trial: &Trial, events: &[Event]) -> String {
+    format!("t{}.{}", trial.number, events.len())
+}
+
+/// What the engine made of the trial's set-up and `events` from its reply to their `run`
+/// request: checked for the id, the number of steps and every word.
+fn answer(
+    engine: &mut impl Answerer,
+    trial: &Trial,
+    events: &[Event],
+    reply: ReadReply,
+) -> Result<Answer, EngineError> {
+    let id = run_id(trial, events);
     let (width, height) = (trial.setup.width, trial.setup.height);
-    let reply = match engine.exchange(&Request::Run(request))? {
+    let reply = match reply {
         ReadReply::Strict(run) => {
             return played(
                 engine,

@@ -59,7 +59,11 @@ pub fn serve_referee(
                 }),
             }
         };
-        writeln!(output, "{}", reply.to_line())?;
+        // The line and its newline in one write: the harness wakes once per reply, not once
+        // for the line and again for its end.
+        let mut line = reply.to_line();
+        line.push('\n');
+        output.write_all(line.as_bytes())?;
         output.flush()?;
     }
 }

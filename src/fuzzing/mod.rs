@@ -25,7 +25,7 @@ pub mod inputs;
 pub mod minimise;
 pub mod symmetry;
 
-pub use differential::{differential, Divergence, Played};
+pub use differential::{differential, Ahead, Divergence, Played, Prepared};
 pub use game::{Case, EventChoice, GameInput};
 pub use symmetry::{Symmetric, Symmetry};
 
