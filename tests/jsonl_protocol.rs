@@ -1149,6 +1149,17 @@ fn fuzz_games(capabilities: &goconform::conformance::Capabilities, n: u64) -> Ve
 
 /// Plays `games` through `engine` in batches sent ahead ([`Ahead`]), as `goconform fuzz` does.
 fn play_ahead(engine: &mut dyn Referee, games: &[(u64, Case)], batch: usize) -> Vec<Played> {
+    play_ahead_between(engine, games, batch, None)
+}
+
+/// [`play_ahead`], with the game `between` played on the same engine after the fifth game,
+/// while the games after it are sent ahead (its outcome is not among those returned).
+fn play_ahead_between(
+    engine: &mut dyn Referee,
+    games: &[(u64, Case)],
+    batch: usize,
+    between: Option<&Case>,
+) -> Vec<Played> {
     let mut ahead = Ahead::new(batch);
     let mut reference = Reference::new();
     let mut source = games.iter().cloned();
@@ -1156,12 +1167,17 @@ fn play_ahead(engine: &mut dyn Referee, games: &[(u64, Case)], batch: usize) -> 
     while let Some((game, _, played)) = ahead.next(&mut reference, engine, &mut |_| source.next()) {
         assert_eq!(game, outcomes.len() as u64, "games come back in order");
         outcomes.push(played);
+        if let (5, Some(case)) = (outcomes.len(), between) {
+            let played = differential(&mut Reference::new(), engine, case);
+            assert!(matches!(played, Played::Agreed { .. }), "{played:?}");
+        }
     }
     outcomes
 }
 
 /// Games sent ahead in batches are answered exactly as games asked one at a time: the same
-/// outcome for every game, and one `run` request a game (none sent twice, none lost).
+/// outcome for every game, and one `run` request a game (none sent twice, none lost), even
+/// with a game nobody foresaw played between them.
 #[test]
 fn games_sent_ahead_are_answered_as_games_asked_in_turn() {
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -1180,14 +1196,24 @@ fn games_sent_ahead_are_answered_as_games_asked_in_turn() {
     };
     let mut engine = make();
     let games = fuzz_games(&engine.capabilities(), 40);
-    let ahead = play_ahead(&mut engine, &games, 8);
+    // A game nobody foresaw comes between: the replies to the requests sent ahead of it are
+    // kept for their games, not lost and asked again.
+    let between = games
+        .iter()
+        .map(|(_, case)| case)
+        .find(|case| case.events.len() > 3)
+        .expect("a game with events");
+    let ahead = play_ahead_between(&mut engine, &games, 8, Some(between));
     drop(engine);
     let text = std::fs::read_to_string(&log).expect("the log was written");
     let runs = text
         .lines()
         .filter(|l| l.contains(r#""type":"run""#))
         .count();
-    assert_eq!(runs, 40, "one request for each of the 40 games");
+    assert_eq!(
+        runs, 41,
+        "one request for each of the 40 games and the one between"
+    );
     let mut engine = make();
     let in_turn: Vec<Played> = games
         .iter()

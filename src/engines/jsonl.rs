@@ -65,9 +65,12 @@ struct Link {
     /// What the first handshake said, or why it failed.
     hello: Result<(EngineInfo, Capabilities), EngineError>,
     /// Requests posted ahead of their replies ([`Answerer::post`]) and not yet read, oldest
-    /// first: their tickets and lengths in bytes. Every reply is read in this order, the ones
-    /// nobody collects dropped, before any other request is sent.
+    /// first: their tickets and lengths in bytes. Replies are read in this order, the ones
+    /// nobody collects dropped.
     posted: VecDeque<(Ticket, usize)>,
+    /// Replies to posted requests read before they were collected (an ordinary request was
+    /// sent after them, so they had to be read first), oldest first: kept for their collect.
+    early: VecDeque<(Ticket, Result<String, EngineError>)>,
     /// The last of the posted requests, not yet written: they go out together, in one write,
     /// when a reply is next waited for, so that a batch of requests wakes the engine once.
     unsent: Vec<String>,
@@ -129,6 +132,7 @@ impl Link {
             process: None,
             hello: Err(EngineError::crash("not started")),
             posted: VecDeque::new(),
+            early: VecDeque::new(),
             unsent: Vec::new(),
             next_ticket: 0,
             headroom: 0,
@@ -169,11 +173,23 @@ impl Link {
     }
 
     /// Ready for an ordinary request: the replies to the posted requests already written read
-    /// and dropped (a fault while reading them kills the process; it belongs to no trial
-    /// asked now), and an engine running. The posted requests not yet written stay posted:
-    /// the ordinary request goes before them.
+    /// and kept for their collect (a fault while reading one is kept as its reply, and the
+    /// process is killed: the requests after it are lost and will be asked again), and an
+    /// engine running. The posted requests not yet written stay posted: the ordinary request
+    /// goes before them.
     fn settle(&mut self) -> Result<(), EngineError> {
-        self.drop_sent(Instant::now() + self.options.timeout);
+        let timeout = self.options.timeout;
+        for _ in 0..self.posted.len() - self.unsent.len() {
+            let Some((ticket, _)) = self.posted.pop_front() else {
+                break;
+            };
+            let line = self.read_line(timeout);
+            let failed = line.is_err();
+            self.early.push_back((ticket, line));
+            if failed {
+                break;
+            }
+        }
         self.ensure_running()
     }
 
@@ -306,6 +322,15 @@ impl Answerer for Link {
     }
 
     fn collect(&mut self, ticket: Ticket) -> Option<Result<ReadReply, EngineError>> {
+        while self.early.front().is_some_and(|(next, _)| *next < ticket) {
+            self.early.pop_front();
+        }
+        if self.early.front().is_some_and(|(next, _)| *next == ticket) {
+            let (_, line) = self.early.pop_front()?;
+            return Some(line.and_then(|line| {
+                read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
+            }));
+        }
         let timeout = self.options.timeout;
         while let Some(&(next, _)) = self.posted.front() {
             if next > ticket {

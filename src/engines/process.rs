@@ -105,6 +105,7 @@ impl EngineProcess {
                     )));
                 }
             };
+        widen(&stdin);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let tail = Arc::clone(&stderr);
         let spawned = output::Output::new(stdout).and_then(|lines| {
@@ -380,6 +381,27 @@ pub(crate) fn show_duration(d: Duration) -> String {
         format!("{:.1} s", d.as_secs_f64())
     }
 }
+
+/// How many bytes the pipes to and from an engine are asked to hold (Linux: the most an
+/// unprivileged process may ask for by default).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const PIPE_BYTES: libc::c_int = 1024 * 1024;
+
+/// Asks the kernel for a wider pipe than its 64 KiB, where it allows one: requests sent ahead
+/// of their replies ([`crate::engines::jsonl`]) then go out in larger batches
+/// ([`EngineProcess::input_headroom`]), and the engine writes a batch of replies without
+/// waiting for each to be read, where a full pipe made it sleep and be woken at nearly every
+/// reply. A refusal only leaves the pipe as it was.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn widen(pipe: &impl std::os::fd::AsRawFd) {
+    // SAFETY: F_SETPIPE_SZ only resizes the buffer of a pipe this process owns an end of.
+    unsafe {
+        libc::fcntl(pipe.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES);
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn widen<T>(_pipe: &T) {}
 
 /// The standard error thread: keeps the last [`STDERR_TAIL`] bytes.
 fn keep_tail(mut stderr: impl Read, tail: &Mutex<Tail>) {

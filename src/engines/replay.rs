@@ -87,7 +87,7 @@ pub(crate) struct Replay {
 
 /// The most trials foreseen at once: enough for batches of requests that keep the engine busy
 /// while this side compares, and few enough that a run that stops early wastes little.
-const MOST_FORESEEN: usize = 16;
+const MOST_FORESEEN: usize = 32;
 
 /// A trial told ahead ([`Replay::foresee`]): its request is posted, and its reply is read
 /// when a trial starts with exactly its rules, set-up and events.
@@ -243,7 +243,7 @@ impl Replay {
 
     /// The foreseen trial that starts now, if it is one: foreseen trials before it are
     /// dropped (their replies are read and dropped by the answerer). If it is none of them,
-    /// all are dropped: the ordinary request that follows has their replies read first.
+    /// they are kept for later: a trial the caller did not foresee may come between.
     fn take_foreseen(
         &mut self,
         rules: &Rules,
@@ -253,17 +253,9 @@ impl Replay {
         let at = self
             .foreseen
             .iter()
-            .position(|f| f.rules == *rules && f.setup == *setup && f.events == events);
-        match at {
-            Some(at) => {
-                self.foreseen.drain(..at);
-                self.foreseen.pop_front()
-            }
-            None => {
-                self.foreseen.clear();
-                None
-            }
-        }
+            .position(|f| f.rules == *rules && f.setup == *setup && f.events == events)?;
+        self.foreseen.drain(..at);
+        self.foreseen.pop_front()
     }
 
     /// Asks for the whole announced game in one request. Its steps answer the `apply` calls

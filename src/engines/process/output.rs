@@ -20,27 +20,6 @@ use super::{Item, HARD_LINE_LIMIT};
 #[cfg(unix)]
 const CHUNK: usize = 64 * 1024;
 
-/// How many bytes the pipe of an engine's output is asked to hold (Linux: the most an
-/// unprivileged process may ask for by default).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-const PIPE_BYTES: libc::c_int = 1024 * 1024;
-
-/// Asks the kernel for a wider pipe than its 64 KiB, where it allows one: an engine answering
-/// requests sent ahead ([`crate::engines::jsonl`]) then writes a batch of replies without
-/// waiting for each to be read, where a full pipe made it sleep and be woken at nearly every
-/// reply. A refusal only leaves the pipe as it was.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn widen(stdout: &ChildStdout) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: F_SETPIPE_SZ only resizes the buffer of a pipe this process owns an end of.
-    unsafe {
-        libc::fcntl(stdout.as_raw_fd(), libc::F_SETPIPE_SZ, PIPE_BYTES);
-    }
-}
-
-#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-fn widen(_stdout: &ChildStdout) {}
-
 /// Standard output, read on the calling thread.
 #[cfg(unix)]
 pub(super) struct Output {
@@ -61,7 +40,7 @@ pub(super) struct Output {
 #[cfg(unix)]
 impl Output {
     pub(super) fn new(stdout: ChildStdout) -> std::io::Result<Output> {
-        widen(&stdout);
+        super::widen(&stdout);
         Ok(Output {
             stdout,
             chunk: vec![0; CHUNK],
