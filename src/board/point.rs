@@ -134,17 +134,19 @@ impl Point {
         let bytes = text.trim().as_bytes();
         let (&letter, digits) = bytes.split_first().ok_or_else(malformed)?;
         let letter = letter.to_ascii_uppercase();
-        let col = COLUMNS
-            .iter()
-            .position(|&c| c == letter)
-            .ok_or_else(malformed)?;
+        // The column's place in COLUMNS (A to Z without I), by arithmetic: vertices are read
+        // for every stone of every observation an engine sends.
+        let col = match letter {
+            b'A'..=b'H' => usize::from(letter - b'A'),
+            b'J'..=b'Z' => usize::from(letter - b'A') - 1,
+            _ => return Err(malformed()),
+        };
         if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
             return Err(malformed());
         }
-        let row: usize = std::str::from_utf8(digits)
-            .ok()
-            .and_then(|d| d.parse().ok())
-            .ok_or_else(malformed)?;
+        let row = digits
+            .iter()
+            .fold(0usize, |row, d| row * 10 + usize::from(d - b'0'));
         if row == 0 || row > usize::from(height) || col >= usize::from(width) {
             return Err(VertexError::OffBoard {
                 text: text.trim().to_string(),
@@ -211,6 +213,23 @@ mod tests {
         assert_eq!(Point::parse_gtp("t19", 19, 19), Ok(Point::new(18, 18)));
         assert_eq!(Point::new(8, 0).to_string(), "J1");
         assert_eq!(Point::new(24, 24).to_string(), "Z25");
+    }
+
+    /// Every point of the largest board reads back from its vertex, in either case.
+    #[test]
+    fn every_vertex_reads_back_to_its_point() {
+        for col in 0..25 {
+            for row in 0..25 {
+                let p = Point::new(col, row);
+                assert_eq!(Point::parse_gtp(&p.to_string(), 25, 25), Ok(p));
+                let lower = p.to_string().to_ascii_lowercase();
+                assert_eq!(Point::parse_gtp(&lower, 25, 25), Ok(p));
+            }
+        }
+        for letter in [b'@', b'I', b'i', b'[', b'`', b'{', b'0'] {
+            let text = format!("{}1", letter as char);
+            assert!(Point::parse_gtp(&text, 25, 25).is_err(), "{text}");
+        }
     }
 
     #[test]

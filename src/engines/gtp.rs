@@ -185,10 +185,9 @@ impl GtpEngine {
             return Ok(());
         }
         self.stop();
-        self.process = Some(EngineProcess::spawn(
-            &self.profile.program,
-            &self.profile.args,
-        )?);
+        let mut process = EngineProcess::spawn(&self.profile.program, &self.profile.args)?;
+        process.set_write_limit(self.profile.timeout);
+        self.process = Some(process);
         let version = self.expect("protocol_version")?;
         if version.trim() != "2" {
             return Err(self.fault(EngineError::protocol(format!(

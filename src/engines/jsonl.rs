@@ -150,7 +150,8 @@ impl Link {
     /// Starts the process and exchanges `hello`. On failure no process is left running.
     fn handshake(&mut self) -> Result<(EngineInfo, Capabilities), EngineError> {
         self.stop();
-        let process = EngineProcess::spawn(&self.program, &self.args)?;
+        let mut process = EngineProcess::spawn(&self.program, &self.args)?;
+        process.set_write_limit(self.options.timeout);
         self.headroom = process.input_headroom();
         self.process = Some(process);
         let request = Request::Hello {

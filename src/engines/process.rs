@@ -40,6 +40,10 @@ pub const STDERR_TAIL: usize = 8 * 1024;
 /// skipped and the line is reported as too long.
 pub const HARD_LINE_LIMIT: usize = 4 * 1024 * 1024;
 
+/// How long a write may wait for the engine to read its input, unless
+/// [`EngineProcess::set_write_limit`] says otherwise.
+pub const WRITE_LIMIT: Duration = Duration::from_secs(10);
+
 /// How long to wait, once standard output has closed, for the exit status and the last words
 /// on standard error.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
@@ -76,6 +80,8 @@ pub struct EngineProcess {
     ended: Option<String>,
     /// The leader has been reaped (after its group was killed); how it ended, if known.
     reaped: Option<Option<ExitStatus>>,
+    /// How long a write may wait for the engine to read its input.
+    write_limit: Duration,
 }
 
 impl EngineProcess {
@@ -106,6 +112,15 @@ impl EngineProcess {
                 }
             };
         widen(&stdin);
+        #[cfg(unix)]
+        {
+            // Writes wait for room in the pipe with poll(2) and a deadline, so that an engine
+            // that stops reading its input is a timeout, not a harness blocked for ever.
+            use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+            if let Ok(flags) = fcntl_getfl(&stdin) {
+                let _ = fcntl_setfl(&stdin, flags | OFlags::NONBLOCK);
+            }
+        }
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let tail = Arc::clone(&stderr);
         let spawned = output::Output::new(stdout).and_then(|lines| {
@@ -131,6 +146,7 @@ impl EngineProcess {
             stderr,
             ended: None,
             reaped: None,
+            write_limit: WRITE_LIMIT,
         };
         Ok(process)
     }
@@ -138,6 +154,12 @@ impl EngineProcess {
     /// The program this process runs, as given to [`EngineProcess::spawn`].
     pub fn program(&self) -> &str {
         &self.program
+    }
+
+    /// How long a write may wait for the engine to read its input before it is a timeout
+    /// (on Unix; elsewhere a write waits as long as it takes). [`WRITE_LIMIT`] until set.
+    pub fn set_write_limit(&mut self, limit: Duration) {
+        self.write_limit = limit;
     }
 
     /// Sends one line (a newline is added) and flushes it.
@@ -159,8 +181,18 @@ impl EngineProcess {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        match write_without_sigpipe(stdin, &bytes) {
+        let deadline = Instant::now() + self.write_limit;
+        match write_without_sigpipe(stdin, &bytes, deadline) {
             Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                Err(EngineError::timeout(self.with_stderr(format!(
+                    "the engine `{}` did not read its input within {} ({} bytes waiting to be \
+                     written)",
+                    self.program,
+                    show_duration(self.write_limit),
+                    bytes.len()
+                ))))
+            }
             Err(e) => {
                 self.stdin = None;
                 let why = if e.kind() == io::ErrorKind::BrokenPipe {
@@ -429,7 +461,11 @@ fn keep_tail(mut stderr: impl Read, tail: &Mutex<Tail>) {
 /// and a SIGPIPE the write raised taken off the pending set, so a closed pipe is only an
 /// `EPIPE` error even in a process that keeps the default action of the signal.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()> {
+fn write_without_sigpipe(
+    stdin: &mut ChildStdin,
+    bytes: &[u8],
+    deadline: Instant,
+) -> io::Result<()> {
     // SAFETY: the signal sets are initialised by sigemptyset before use; pthread_sigmask,
     // sigpending and sigtimedwait only read and write those local sets, and the old mask is
     // restored before returning.
@@ -444,7 +480,7 @@ fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()>
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut old);
         let blocked = libc::pthread_sigmask(libc::SIG_BLOCK, &pipe_only, &mut old) == 0;
-        let result = stdin.write_all(bytes).and_then(|()| stdin.flush());
+        let result = write_all_by(stdin, bytes, deadline);
         if blocked {
             let broken = matches!(&result, Err(e) if e.kind() == io::ErrorKind::BrokenPipe);
             if broken && !already_pending {
@@ -464,7 +500,48 @@ fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()>
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn write_without_sigpipe(stdin: &mut ChildStdin, bytes: &[u8]) -> io::Result<()> {
+fn write_without_sigpipe(
+    stdin: &mut ChildStdin,
+    bytes: &[u8],
+    deadline: Instant,
+) -> io::Result<()> {
+    write_all_by(stdin, bytes, deadline)
+}
+
+/// Writes all of `bytes` to the engine's input (non-blocking on Unix), waiting for room with
+/// poll(2) until `deadline`, past which it is a `TimedOut` error.
+#[cfg(unix)]
+fn write_all_by(stdin: &mut ChildStdin, bytes: &[u8], deadline: Instant) -> io::Result<()> {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match stdin.write(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::ErrorKind::TimedOut.into());
+                }
+                let timeout = Timespec {
+                    tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
+                    tv_nsec: left.subsec_nanos().into(),
+                };
+                let mut fds = [PollFd::new(&*stdin, PollFlags::OUT)];
+                match poll(&mut fds, Some(&timeout)) {
+                    Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn write_all_by(stdin: &mut ChildStdin, bytes: &[u8], _deadline: Instant) -> io::Result<()> {
     stdin.write_all(bytes).and_then(|()| stdin.flush())
 }
 
@@ -547,6 +624,29 @@ mod tests {
             }
         }
         assert!(failed);
+    }
+
+    /// An engine that stops reading its input while more is written to it is a timeout at
+    /// the write, not a caller blocked for ever.
+    #[test]
+    fn an_engine_that_does_not_read_is_a_timeout_at_the_write() {
+        let mut p = sh("sleep 30");
+        p.set_write_limit(Duration::from_millis(300));
+        let line = "x".repeat(64 * 1024);
+        let started = Instant::now();
+        let e = loop {
+            match p.send_line(&line) {
+                Ok(()) => assert!(started.elapsed() < Duration::from_secs(20), "never full"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(e.kind, ErrorKind::Timeout, "{}", e.message);
+        assert!(
+            e.message.contains("did not read its input within 300 ms"),
+            "{}",
+            e.message
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
     }
 
     #[test]

@@ -139,7 +139,8 @@ impl Player {
         } else {
             program
         };
-        let process = EngineProcess::spawn(&program, &args).map_err(fault)?;
+        let mut process = EngineProcess::spawn(&program, &args).map_err(fault)?;
+        process.set_write_limit(timeout);
         let mut player = Player {
             color,
             command: command.to_string(),
