@@ -1300,3 +1300,51 @@ fn without_ids(outcomes: &[Played]) -> String {
     out.push_str(rest);
     out
 }
+
+/// Requests sent ahead and requests posted but not yet written, with an ordinary request
+/// between them: the ordinary one goes before the unwritten ones, the replies to the written
+/// ones are kept for their games, and every game agrees, with one request each.
+#[test]
+fn an_ordinary_request_between_sent_and_unsent_posts_keeps_them_all_in_order() {
+    use goconform::fuzzing::Prepared;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("requests.jsonl");
+    let script = format!(
+        "tee -a '{}' | '{}' serve",
+        log.display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    let mut engine = JsonlEngine::new("sh", &["-c".to_string(), script], JsonlOptions::default());
+    let caps = engine.capabilities();
+    let games: Vec<Case> = fuzz_games(&caps, 40)
+        .into_iter()
+        .map(|(_, case)| case)
+        .filter(|case| case.events.len() > 3)
+        .take(4)
+        .collect();
+    let [a, b, c, d] = &games[..] else {
+        panic!("four games with events")
+    };
+    let mut reference = Reference::new();
+    let mut prepare = |case: &Case| Prepared::new(&mut reference, &caps, case).expect("a case");
+    let (pa, pb, pc) = (prepare(a), prepare(b), prepare(c));
+    let agreed = |played: Played| assert!(matches!(played, Played::Agreed { .. }), "{played:?}");
+    pa.foretell(&mut engine, a);
+    pb.foretell(&mut engine, b);
+    // Waiting for A's reply writes A's and B's requests.
+    agreed(pa.compare(&mut Reference::new(), &mut engine, a));
+    // C's request is posted, not written; D was never foreseen: its request goes first.
+    pc.foretell(&mut engine, c);
+    agreed(differential(&mut Reference::new(), &mut engine, d));
+    agreed(pb.compare(&mut Reference::new(), &mut engine, b));
+    agreed(pc.compare(&mut Reference::new(), &mut engine, c));
+    drop(engine);
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    let ids: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON request"))
+        .filter(|v| v["type"] == "run")
+        .map(|v| v["id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ids.len(), 4, "one request a game: {ids:?}");
+}

@@ -180,7 +180,7 @@ impl Link {
     /// goes before them.
     fn settle(&mut self) -> Result<(), EngineError> {
         let timeout = self.options.timeout;
-        for _ in 0..self.posted.len() - self.unsent.len() {
+        for _ in 0..self.posted.len().saturating_sub(self.unsent.len()) {
             let Some((ticket, _)) = self.posted.pop_front() else {
                 break;
             };
@@ -197,7 +197,7 @@ impl Link {
     /// Reads and drops the replies to the posted requests already written, each by `deadline`
     /// (a fault stops the reading and kills the process).
     fn drop_sent(&mut self, deadline: Instant) {
-        for _ in 0..self.posted.len() - self.unsent.len() {
+        for _ in 0..self.posted.len().saturating_sub(self.unsent.len()) {
             self.posted.pop_front();
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() || self.read_line(left).is_err() {
@@ -239,19 +239,29 @@ impl Link {
         line.inspect_err(|_| self.stop())
     }
 
-    /// Reads the next line of the engine's output within `timeout`, the posted requests not
-    /// yet written sent first; a fault kills the process.
+    /// Reads the next line of the engine's output within `timeout`; a fault kills the process.
     fn read_line(&mut self, timeout: Duration) -> Result<String, EngineError> {
         let Some(process) = self.process.as_mut() else {
             return Err(EngineError::crash("the engine is not running"));
         };
-        let mut line = Ok(());
-        if !self.unsent.is_empty() {
-            line = process.send_lines(self.unsent.iter().map(String::as_str));
-            self.unsent.clear();
-        }
-        let line = line.and_then(|()| process.read_line(timeout, MAX_LINE_BYTES));
+        let line = process.read_line(timeout, MAX_LINE_BYTES);
         line.inspect_err(|_| self.stop())
+    }
+
+    /// Writes the posted requests not yet written, in one write; a fault kills the process
+    /// (and so drops every posted request).
+    fn send_unsent(&mut self) {
+        let Some(process) = self.process.as_mut() else {
+            return;
+        };
+        if self.unsent.is_empty() {
+            return;
+        }
+        let sent = process.send_lines(self.unsent.iter().map(String::as_str));
+        self.unsent.clear();
+        if sent.is_err() {
+            self.stop();
+        }
     }
 
     /// A protocol error with the tail of standard error; the process is killed.
@@ -323,6 +333,9 @@ impl Answerer for Link {
     }
 
     fn collect(&mut self, ticket: Ticket) -> Option<Result<ReadReply, EngineError>> {
+        // The batch posted since the last wait goes out now, to be answered while this side
+        // works on the reply waited for.
+        self.send_unsent();
         while self.early.front().is_some_and(|(next, _)| *next < ticket) {
             self.early.pop_front();
         }
@@ -415,7 +428,9 @@ impl Drop for JsonlEngine {
         // The replies to requests posted and never collected are read first, within the
         // grace, so that the engine is not left blocked writing them when `bye` comes.
         let unsent = self.link.unsent.len();
-        self.link.posted.truncate(self.link.posted.len() - unsent);
+        self.link
+            .posted
+            .truncate(self.link.posted.len().saturating_sub(unsent));
         self.link.unsent.clear();
         self.link.drop_sent(Instant::now() + BYE_GRACE);
         let Some(mut process) = self.link.process.take() else {

@@ -170,7 +170,8 @@ impl Replay {
     }
 
     /// [`Replay::start`] and [`Replay::announce`] in one request: the set-up with every
-    /// announced event, whose answer gives the start and the steps the `apply` calls take.
+    /// announced event, whose answer gives the start and the steps the `apply` calls take (the
+    /// request posted when the trial was foreseen, if it was: its reply is read now).
     /// Anything but a played answer (a fault, a refusal) is left to the two calls it stands
     /// for, which meet it again exactly as they would have: the start asked alone, and no
     /// announcement, so that the events are asked one at a time.
