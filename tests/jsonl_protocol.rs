@@ -1100,15 +1100,8 @@ fn a_breakdown_at_the_start_is_an_error_in_the_differential() {
 /// another for the events; and the games agree as they did with two.
 #[test]
 fn the_differential_asks_one_request_a_game() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let log = dir.path().join("requests.jsonl");
-    // `tee` copies every request the engine reads into the log.
-    let script = format!(
-        "tee -a '{}' | '{}' serve",
-        log.display(),
-        env!("CARGO_BIN_EXE_goconform")
-    );
-    let mut engine = JsonlEngine::new("sh", &["-c".to_string(), script], JsonlOptions::default());
+    let (_dir, log, args) = logged_serve();
+    let mut engine = JsonlEngine::new("sh", &args, JsonlOptions::default());
     let capabilities = engine.capabilities();
     let mut played_games = 0;
     for game in 0..40 {
@@ -1122,12 +1115,7 @@ fn the_differential_asks_one_request_a_game() {
         }
     }
     drop(engine);
-    let text = std::fs::read_to_string(&log).expect("the log was written");
-    let runs: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON request"))
-        .filter(|v| v["type"] == "run")
-        .collect();
+    let runs = logged_runs(&log);
     assert!(played_games >= 30, "{played_games} games with events");
     let with_events = runs
         .iter()
@@ -1180,20 +1168,8 @@ fn play_ahead_between(
 /// with a game nobody foresaw played between them.
 #[test]
 fn games_sent_ahead_are_answered_as_games_asked_in_turn() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let log = dir.path().join("requests.jsonl");
-    let script = format!(
-        "tee -a '{}' | '{}' serve",
-        log.display(),
-        env!("CARGO_BIN_EXE_goconform")
-    );
-    let make = || {
-        JsonlEngine::new(
-            "sh",
-            &["-c".to_string(), script.clone()],
-            JsonlOptions::default(),
-        )
-    };
+    let (_dir, log, args) = logged_serve();
+    let make = || JsonlEngine::new("sh", &args, JsonlOptions::default());
     let mut engine = make();
     let games = fuzz_games(&engine.capabilities(), 40);
     // A game nobody foresaw comes between: the replies to the requests sent ahead of it are
@@ -1205,11 +1181,7 @@ fn games_sent_ahead_are_answered_as_games_asked_in_turn() {
         .expect("a game with events");
     let ahead = play_ahead_between(&mut engine, &games, 8, Some(between));
     drop(engine);
-    let text = std::fs::read_to_string(&log).expect("the log was written");
-    let runs = text
-        .lines()
-        .filter(|l| l.contains(r#""type":"run""#))
-        .count();
+    let runs = logged_runs(&log).len();
     assert_eq!(
         runs, 41,
         "one request for each of the 40 games and the one between"
@@ -1307,14 +1279,8 @@ fn without_ids(outcomes: &[Played]) -> String {
 #[test]
 fn an_ordinary_request_between_sent_and_unsent_posts_keeps_them_all_in_order() {
     use goconform::fuzzing::Prepared;
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let log = dir.path().join("requests.jsonl");
-    let script = format!(
-        "tee -a '{}' | '{}' serve",
-        log.display(),
-        env!("CARGO_BIN_EXE_goconform")
-    );
-    let mut engine = JsonlEngine::new("sh", &["-c".to_string(), script], JsonlOptions::default());
+    let (_dir, log, args) = logged_serve();
+    let mut engine = JsonlEngine::new("sh", &args, JsonlOptions::default());
     let caps = engine.capabilities();
     let games: Vec<Case> = fuzz_games(&caps, 40)
         .into_iter()
@@ -1339,12 +1305,31 @@ fn an_ordinary_request_between_sent_and_unsent_posts_keeps_them_all_in_order() {
     agreed(pb.compare(&mut Reference::new(), &mut engine, b));
     agreed(pc.compare(&mut Reference::new(), &mut engine, c));
     drop(engine);
-    let text = std::fs::read_to_string(&log).expect("the log was written");
-    let ids: Vec<String> = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON request"))
-        .filter(|v| v["type"] == "run")
+    let ids: Vec<String> = logged_runs(&log)
+        .iter()
         .map(|v| v["id"].as_str().unwrap_or_default().to_string())
         .collect();
     assert_eq!(ids.len(), 4, "one request a game: {ids:?}");
+}
+
+/// `goconform serve` behind `tee`, which copies every request the engine reads into a log in a
+/// temporary folder (kept while the first value lives): the folder, the log and the command.
+fn logged_serve() -> (tempfile::TempDir, PathBuf, Vec<String>) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let log = dir.path().join("requests.jsonl");
+    let script = format!(
+        "tee -a '{}' | '{}' serve",
+        log.display(),
+        env!("CARGO_BIN_EXE_goconform")
+    );
+    (dir, log, vec!["-c".to_string(), script])
+}
+
+/// The `run` requests of a log of [`logged_serve`], in order.
+fn logged_runs(log: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(log).expect("the log was written");
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON request"))
+        .filter(|v| v["type"] == "run")
+        .collect()
 }
