@@ -222,6 +222,15 @@ impl Capabilities {
         self.events.as_ref().is_none_or(|set| set.contains(&kind))
     }
 
+    /// The first kind of event among `events` that it does not take, if any: a game with one
+    /// is not a case for it (the runner's and the fuzzing differential's one test).
+    pub fn untaken(&self, events: &[crate::game::Event]) -> Option<EventKind> {
+        events
+            .iter()
+            .filter_map(EventKind::of)
+            .find(|k| !self.takes(*k))
+    }
+
     /// Whether it claims to show this; only what it claims is compared.
     pub fn observes(&self, what: Observable) -> bool {
         self.observes.contains(&what)

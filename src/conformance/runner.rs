@@ -7,9 +7,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::projection::{project, Projection};
-use super::{
-    Capabilities, EngineError, ErrorKind, EventKind, Observable, Observation, Referee, Unsupported,
-};
+use super::{Capabilities, EngineError, ErrorKind, Observable, Observation, Referee, Unsupported};
 use crate::board::{points_text, Point};
 use crate::game::counting::format_points;
 use crate::game::{Game, Reason, Setup, SetupError, Verdict};
@@ -267,12 +265,7 @@ pub fn plan(
             "the scenario is a referee's record (violations standing on the board, notices), and the implementation only judges legality".to_string(),
         );
     }
-    if let Some(kind) = scenario
-        .events
-        .iter()
-        .filter_map(EventKind::of)
-        .find(|k| !capabilities.takes(*k))
-    {
+    if let Some(kind) = capabilities.untaken(&scenario.events) {
         return Err(format!(
             "the implementation does not take `{}` events",
             kind.word()

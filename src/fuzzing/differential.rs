@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::game::Case;
 use crate::conformance::differential::{self as compare, Compared};
-use crate::conformance::{EventKind, Observable, Referee, Unsupported};
+use crate::conformance::{Observable, Referee, Unsupported};
 use crate::game::{Event, Verdict};
 
 /// Where two implementations first disagree.
@@ -120,12 +120,7 @@ impl Prepared {
                 "the game is a referee's record".to_string(),
             ));
         }
-        if let Some(kind) = case
-            .events
-            .iter()
-            .filter_map(EventKind::of)
-            .find(|k| !caps.takes(*k))
-        {
+        if let Some(kind) = caps.untaken(&case.events) {
             return Err(Played::NotApplicable(format!(
                 "it does not take `{}` events",
                 kind.word()
