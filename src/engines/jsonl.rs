@@ -64,16 +64,17 @@ struct Link {
     process: Option<EngineProcess>,
     /// What the first handshake said, or why it failed.
     hello: Result<(EngineInfo, Capabilities), EngineError>,
-    /// Requests posted ahead of their replies ([`Answerer::post`]) and not yet read, oldest
-    /// first: their tickets and lengths in bytes. Replies are read in this order, the ones
-    /// nobody collects dropped.
+    /// Requests posted ahead of their replies ([`Answerer::post`]), written and their replies
+    /// not yet read, oldest first: their tickets and lengths in bytes. Replies are read in this
+    /// order, the ones nobody collects dropped.
     posted: VecDeque<(Ticket, usize)>,
     /// Replies to posted requests read before they were collected (an ordinary request was
     /// sent after them, so they had to be read first), oldest first: kept for their collect.
     early: VecDeque<(Ticket, Result<String, EngineError>)>,
-    /// The last of the posted requests, not yet written: they go out together, in one write,
-    /// when a reply is next waited for, so that a batch of requests wakes the engine once.
-    unsent: Vec<String>,
+    /// Requests posted after those, not yet written, with their tickets: they go out together,
+    /// in one write, when a reply is next waited for, so that a batch of requests wakes the
+    /// engine once.
+    unsent: Vec<(Ticket, String)>,
     next_ticket: Ticket,
     /// How many bytes of posted requests may wait unread in the engine's input
     /// ([`EngineProcess::input_headroom`] of the running process).
@@ -180,10 +181,7 @@ impl Link {
     /// goes before them.
     fn settle(&mut self) -> Result<(), EngineError> {
         let timeout = self.options.timeout;
-        for _ in 0..self.posted.len().saturating_sub(self.unsent.len()) {
-            let Some((ticket, _)) = self.posted.pop_front() else {
-                break;
-            };
+        while let Some((ticket, _)) = self.posted.pop_front() {
             let line = self.read_line(timeout);
             let failed = line.is_err();
             self.early.push_back((ticket, line));
@@ -197,8 +195,7 @@ impl Link {
     /// Reads and drops the replies to the posted requests already written, each by `deadline`
     /// (a fault stops the reading and kills the process).
     fn drop_sent(&mut self, deadline: Instant) {
-        for _ in 0..self.posted.len().saturating_sub(self.unsent.len()) {
-            self.posted.pop_front();
+        while self.posted.pop_front().is_some() {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() || self.read_line(left).is_err() {
                 self.stop();
@@ -257,11 +254,20 @@ impl Link {
         if self.unsent.is_empty() {
             return;
         }
-        let sent = process.send_lines(self.unsent.iter().map(String::as_str));
-        self.unsent.clear();
+        let sent = process.send_lines(self.unsent.iter().map(|(_, line)| line.as_str()));
         if sent.is_err() {
             self.stop();
+            return;
         }
+        let written = self.unsent.drain(..);
+        self.posted
+            .extend(written.map(|(ticket, line)| (ticket, line.len() + 1)));
+    }
+
+    /// The reply a line holds, read as the options say; a line that is none kills the process.
+    fn reply(&mut self, line: Result<String, EngineError>) -> Result<ReadReply, EngineError> {
+        let line = line?;
+        read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
     }
 
     /// A protocol error with the tail of standard error; the process is killed.
@@ -300,8 +306,8 @@ impl Answerer for Link {
 
     fn exchange(&mut self, request: &Request) -> Result<ReadReply, EngineError> {
         self.settle()?;
-        let line = self.round_trip(request)?;
-        read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
+        let line = self.round_trip(request);
+        self.reply(line)
     }
 
     fn protocol_error(&mut self, message: String) -> EngineError {
@@ -320,15 +326,15 @@ impl Answerer for Link {
     fn post(&mut self, request: &Request) -> Option<Ticket> {
         self.process.as_ref()?;
         let line = request.to_line();
-        let waiting: usize = self.posted.iter().map(|(_, bytes)| bytes).sum();
-        if !self.posted.is_empty() && waiting + line.len() + 1 > self.headroom {
+        let written: usize = self.posted.iter().map(|(_, bytes)| bytes).sum();
+        let unsent: usize = self.unsent.iter().map(|(_, line)| line.len() + 1).sum();
+        let first = self.posted.is_empty() && self.unsent.is_empty();
+        if !first && written + unsent + line.len() + 1 > self.headroom {
             return None;
         }
-        self.unsent.push(line);
         let ticket = self.next_ticket;
         self.next_ticket += 1;
-        let bytes = self.unsent.last().map_or(0, |line| line.len() + 1);
-        self.posted.push_back((ticket, bytes));
+        self.unsent.push((ticket, line));
         Some(ticket)
     }
 
@@ -341,9 +347,7 @@ impl Answerer for Link {
         }
         if self.early.front().is_some_and(|(next, _)| *next == ticket) {
             let (_, line) = self.early.pop_front()?;
-            return Some(line.and_then(|line| {
-                read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
-            }));
+            return Some(self.reply(line));
         }
         let timeout = self.options.timeout;
         while let Some(&(next, _)) = self.posted.front() {
@@ -353,9 +357,7 @@ impl Answerer for Link {
             self.posted.pop_front();
             let line = self.read_line(timeout);
             if next == ticket {
-                return Some(line.and_then(|line| {
-                    read_reply(&line, self.options.strict).map_err(|e| self.protocol_error(e))
-                }));
+                return Some(self.reply(line));
             }
             if line.is_err() {
                 break;
@@ -427,10 +429,6 @@ impl Drop for JsonlEngine {
     fn drop(&mut self) {
         // The replies to requests posted and never collected are read first, within the
         // grace, so that the engine is not left blocked writing them when `bye` comes.
-        let unsent = self.link.unsent.len();
-        self.link
-            .posted
-            .truncate(self.link.posted.len().saturating_sub(unsent));
         self.link.unsent.clear();
         self.link.drop_sent(Instant::now() + BYE_GRACE);
         let Some(mut process) = self.link.process.take() else {

@@ -512,7 +512,7 @@ fn write_without_sigpipe(
 /// poll(2) until `deadline`, past which it is a `TimedOut` error.
 #[cfg(unix)]
 fn write_all_by(stdin: &mut ChildStdin, bytes: &[u8], deadline: Instant) -> io::Result<()> {
-    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    use rustix::event::{poll, PollFd, PollFlags};
     let mut rest = bytes;
     while !rest.is_empty() {
         match stdin.write(rest) {
@@ -524,10 +524,7 @@ fn write_all_by(stdin: &mut ChildStdin, bytes: &[u8], deadline: Instant) -> io::
                 if left.is_zero() {
                     return Err(io::ErrorKind::TimedOut.into());
                 }
-                let timeout = Timespec {
-                    tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
-                    tv_nsec: left.subsec_nanos().into(),
-                };
+                let timeout = poll_timeout(left);
                 let mut fds = [PollFd::new(&*stdin, PollFlags::OUT)];
                 match poll(&mut fds, Some(&timeout)) {
                     Ok(_) | Err(rustix::io::Errno::INTR) => {}
@@ -538,6 +535,15 @@ fn write_all_by(stdin: &mut ChildStdin, bytes: &[u8], deadline: Instant) -> io::
         }
     }
     Ok(())
+}
+
+/// A wait of `left` as poll(2) takes it.
+#[cfg(unix)]
+fn poll_timeout(left: Duration) -> rustix::event::Timespec {
+    rustix::event::Timespec {
+        tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
+        tv_nsec: left.subsec_nanos().into(),
+    }
 }
 
 #[cfg(not(unix))]

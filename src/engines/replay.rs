@@ -183,12 +183,12 @@ impl Replay {
         events: &[Event],
     ) -> Result<(), Unsupported> {
         self.trial = None;
-        let collected = match self.take_foreseen(rules, setup, events) {
-            Some(foreseen) => engine
-                .collect(foreseen.ticket)
-                .map(|reply| (foreseen.number, reply)),
-            None => None,
-        };
+        let collected = self
+            .take_foreseen(rules, setup, events)
+            .and_then(|foreseen| {
+                let reply = engine.collect(foreseen.ticket)?;
+                Some((foreseen.number, reply))
+            });
         let (mut trial, answer) = match collected {
             Some((number, reply)) => {
                 let trial = Trial::new(number, rules, setup);

@@ -118,13 +118,10 @@ impl Output {
 
     /// Waits until standard output is readable (or at its end), or `deadline` passes.
     fn wait(&mut self, deadline: Instant) -> Result<(), Item> {
-        use rustix::event::{poll, PollFd, PollFlags, Timespec};
+        use rustix::event::{poll, PollFd, PollFlags};
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let timeout = Timespec {
-                tv_sec: left.as_secs().min(i64::MAX as u64) as i64,
-                tv_nsec: left.subsec_nanos().into(),
-            };
+            let timeout = super::poll_timeout(left);
             let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
             match poll(&mut fds, Some(&timeout)) {
                 Ok(0) if left.is_zero() => return Err(Item::TimedOut),
