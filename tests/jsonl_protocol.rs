@@ -133,6 +133,8 @@ fn every_example_of_the_docs_is_valid_and_every_counterexample_refused() {
         examples.iter().filter(|e| !e.0).count() >= 10,
         "{examples:?}"
     );
+    // A reply is decoded on the board of the run before it (19x19 where none came before).
+    let mut size = (19, 19);
     for (ok, from_harness, line) in examples {
         let value: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
         if from_harness {
@@ -148,6 +150,7 @@ fn every_example_of_the_docs_is_valid_and_every_counterexample_refused() {
                 let request: Request = serde_json::from_str(&line).unwrap();
                 if let Request::Run(run) = &request {
                     run.decode().unwrap();
+                    size = (run.setup.width, run.setup.height);
                 }
                 assert_eq!(serde_json::to_value(&request).unwrap(), value, "{line}");
             }
@@ -159,8 +162,9 @@ fn every_example_of_the_docs_is_valid_and_every_counterexample_refused() {
             if ok {
                 let reply: Reply = serde_json::from_str(&line).unwrap();
                 if let Reply::Result(result) = &reply {
+                    result.initial.decode(size.0, size.1).unwrap();
                     for step in &result.steps {
-                        step.decode(19, 19).unwrap();
+                        step.decode(size.0, size.1).unwrap();
                     }
                 }
                 if let Reply::Hello(hello) = &reply {
@@ -1123,6 +1127,50 @@ fn the_differential_asks_one_request_a_game() {
         .count();
     assert_eq!(with_events, played_games, "one request a game with events");
     assert_eq!(runs.len(), 40, "one request for each of the 40 games");
+}
+
+/// The harness asks for boards as rows exactly when the engine's `hello` lists the
+/// `board-rows` extension (`goconform serve` does), and the games agree either way: behind a
+/// filter that strikes the extension from `serve`'s `hello`, no request says `board_form`.
+#[test]
+fn boards_are_asked_as_rows_only_of_an_engine_that_speaks_them() {
+    let games = |args: &[String]| {
+        let mut engine = JsonlEngine::new("sh", args, JsonlOptions::default());
+        let capabilities = engine.capabilities();
+        let outcomes: Vec<String> = fuzz_games(&capabilities, 30)
+            .iter()
+            .map(|(_, case)| {
+                let played = differential(&mut Reference::new(), &mut engine, case);
+                assert!(matches!(played, Played::Agreed { .. }), "{played:?}");
+                format!("{played:?}")
+            })
+            .collect();
+        outcomes
+    };
+    let (_dir, log, args) = logged_serve();
+    let with_rows = games(&args);
+    let runs = logged_runs(&log);
+    assert_eq!(runs.len(), 30);
+    assert!(
+        runs.iter().all(|r| r["board_form"] == "rows"),
+        "{:?}",
+        runs[0]
+    );
+
+    let (_dir, log, mut args) = logged_serve();
+    args[1] = format!(
+        "{} | sed -u 's/,\"extensions\":\\[\"board-rows\"\\]//'",
+        args[1]
+    );
+    let with_pairs = games(&args);
+    let runs = logged_runs(&log);
+    assert_eq!(runs.len(), 30);
+    assert!(
+        runs.iter().all(|r| r.get("board_form").is_none()),
+        "{:?}",
+        runs[0]
+    );
+    assert_eq!(with_rows, with_pairs);
 }
 
 /// The fuzzing games of seed 7 for an engine with `capabilities`, numbered.

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use super::process::{split_command, EngineProcess};
 use super::profile::Claims;
-use super::protocol::{read_reply, ReadReply, Reply, Request, MAX_LINE_BYTES, PROTOCOL_VERSION};
+use super::protocol::{
+    read_reply, BoardForm, ReadReply, Reply, Request, BOARD_ROWS, MAX_LINE_BYTES, PROTOCOL_VERSION,
+};
 use super::replay::{Answerer, Replay, Ticket};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observation, Referee, Unsupported,
@@ -64,6 +66,9 @@ struct Link {
     process: Option<EngineProcess>,
     /// What the first handshake said, or why it failed.
     hello: Result<(EngineInfo, Capabilities), EngineError>,
+    /// How the engine is asked to give boards: as rows where its last `hello` listed the
+    /// `board-rows` extension.
+    board_form: BoardForm,
     /// Requests posted ahead of their replies ([`Answerer::post`]), written and their replies
     /// not yet read, oldest first: their tickets and lengths in bytes. Replies are read in this
     /// order, the ones nobody collects dropped.
@@ -132,6 +137,7 @@ impl Link {
             options,
             process: None,
             hello: Err(EngineError::crash("not started")),
+            board_form: BoardForm::Pairs,
             posted: VecDeque::new(),
             early: VecDeque::new(),
             unsent: Vec::new(),
@@ -159,7 +165,14 @@ impl Link {
             protocol: PROTOCOL_VERSION,
         };
         match self.send(&request)? {
-            Reply::Hello(hello) => hello.decode().map_err(|e| self.protocol_error(e)),
+            Reply::Hello(hello) => {
+                self.board_form = if hello.speaks(BOARD_ROWS) {
+                    BoardForm::Rows
+                } else {
+                    BoardForm::Pairs
+                };
+                hello.decode().map_err(|e| self.protocol_error(e))
+            }
             Reply::Error(e) => {
                 self.stop();
                 Err(EngineError::crash(format!(
@@ -316,6 +329,10 @@ impl Answerer for Link {
 
     fn hello(&self) -> Result<&(EngineInfo, Capabilities), &EngineError> {
         self.hello.as_ref()
+    }
+
+    fn board_form(&self) -> BoardForm {
+        self.board_form
     }
 
     /// Taken when the engine is running and the requests already waiting leave room for it

@@ -39,10 +39,18 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// The longest line either side may send: 4 MiB.
 pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
+/// The optional extension by which an engine may give a board as rows of cells
+/// ([`BoardForm::Rows`]): an engine that lists it in its `hello` is asked for it in every
+/// `run` that observes the board.
+pub const BOARD_ROWS: &str = "board-rows";
+
 // ---------------------------------------------------------------------------------------------
 // Messages from the harness to the engine.
 
 /// A message from the harness to the engine.
+// Nearly every message is a `run`; boxing it would cost an allocation each for the sake of
+// the two small ones.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Request {
@@ -73,6 +81,34 @@ pub struct RunRequest {
     /// `procedures` change what an observation holds).
     #[serde(default)]
     pub observe: Vec<String>,
+    /// How the engine may give the board in its observations: sent (`"rows"`) only to an
+    /// engine whose `hello` lists the [`BOARD_ROWS`] extension.
+    #[serde(default, skip_serializing_if = "BoardForm::is_pairs")]
+    pub board_form: BoardForm,
+}
+
+/// How an observation gives the board.
+///
+/// `[vertex, colour]` pairs are the protocol's own form, which every engine speaks. Rows of
+/// cells are the [`BOARD_ROWS`] extension: one string per row from the top of the board
+/// (`.`, `B` or `W` for each column from the left), about a third of the bytes of the pairs on
+/// a board in play and read without a string per stone. The harness reads the board at every
+/// step of every trial, so against a fast engine this is most of what crosses the pipe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardForm {
+    /// `"board": [["D4", "B"], ...]`.
+    #[default]
+    Pairs,
+    /// `"rows": ["..B..", ...]`, the top row first.
+    Rows,
+}
+
+impl BoardForm {
+    /// Whether this is the protocol's own form (left out of a request).
+    pub fn is_pairs(&self) -> bool {
+        *self == BoardForm::Pairs
+    }
 }
 
 /// A [`Setup`] on the wire.
@@ -129,6 +165,10 @@ pub struct HelloReply {
     pub engine: WireEngine,
     /// What the engine plays under, observes, judges and takes.
     pub capabilities: WireCapabilities,
+    /// The optional extensions of the protocol the engine speaks ([`BOARD_ROWS`]); words the
+    /// harness does not know are ignored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
 }
 
 /// An engine's name and version, as reports show them.
@@ -225,6 +265,9 @@ pub struct WireObservation {
     /// `[vertex, colour]` pairs, in any order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Vec<(String, String)>>,
+    /// The board as rows of cells, the top row first ([`BoardForm::Rows`]); never with `board`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Vec<String>>,
     /// `B` or `W`: whose turn it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to_move: Option<String>,
@@ -361,6 +404,57 @@ fn decode_stones<V: AsRef<str>, C: AsRef<str>>(
     Ok(stones)
 }
 
+/// The board as rows of cells, the top row first ([`BoardForm::Rows`]).
+fn encode_rows(stones: &[(Point, Color)], width: u8, height: u8) -> Vec<String> {
+    let (w, h) = (usize::from(width), usize::from(height));
+    let mut cells = vec![b'.'; w * h];
+    for &(p, c) in stones {
+        let (col, row) = (usize::from(p.col), usize::from(p.row));
+        if col < w && row < h {
+            cells[(h - 1 - row) * w + col] = c.letter() as u8;
+        }
+    }
+    cells
+        .chunks(w.max(1))
+        .map(|row| row.iter().map(|&b| char::from(b)).collect())
+        .collect()
+}
+
+/// Stones from rows of cells ([`BoardForm::Rows`]), sorted by point: exactly `height` rows of
+/// exactly `width` cells each. An error starts with where it is (`[2]: ...`, or `: ...` for the
+/// whole list), for the caller to put after the field's name.
+fn decode_rows<R: AsRef<str>>(rows: &[R], width: u8, height: u8) -> Result<Stones, String> {
+    let (w, h) = (usize::from(width), usize::from(height));
+    // The rows from the bottom, each read once.
+    let mut cells: [&[u8]; 25] = [&[]; 25];
+    if rows.len() != h || h > cells.len() {
+        return Err(format!(": {} rows for a board {h} high", rows.len()));
+    }
+    for (k, row) in rows.iter().enumerate() {
+        let row = row.as_ref();
+        if row.len() != w || !row.bytes().all(|b| matches!(b, b'.' | b'B' | b'W')) {
+            return Err(format!(
+                "[{k}]: {} is not a row of a board {w} wide: expected {w} cells, each `.`, `B` or `W`",
+                excerpt(row)
+            ));
+        }
+        cells[h - 1 - k] = row.as_bytes();
+    }
+    // Point order is column first, then row from the bottom: read up the columns.
+    let mut stones = Stones::new();
+    for col in 0..w {
+        for (row, line) in cells[..h].iter().enumerate() {
+            let color = match line[col] {
+                b'B' => Color::Black,
+                b'W' => Color::White,
+                _ => continue,
+            };
+            stones.push((Point::new(col as u8, row as u8), color));
+        }
+    }
+    Ok(stones)
+}
+
 impl WireSetup {
     /// The set-up as it is, stones in the order given (an engine may depend on it, say for
     /// the order in which it lists captures).
@@ -421,6 +515,7 @@ impl RunRequest {
             setup: WireSetup::encode(setup),
             events: events.iter().map(|e| e.to_string()).collect(),
             observe: observe.iter().map(|o| o.word().to_string()).collect(),
+            board_form: BoardForm::Pairs,
         }
     }
 
@@ -447,15 +542,31 @@ impl RunRequest {
 }
 
 impl WireObservation {
-    /// What `observation` shows of what `observe` asks for.
+    /// What `observation` shows of what `observe` asks for, the board as pairs.
     pub fn encode(observation: &Observation, observe: &BTreeSet<Observable>) -> WireObservation {
+        WireObservation::encode_as(observation, observe, BoardForm::Pairs, (0, 0))
+    }
+
+    /// What `observation` shows of what `observe` asks for, the board in `form` (rows of a
+    /// board of `size`, width and height).
+    pub fn encode_as(
+        observation: &Observation,
+        observe: &BTreeSet<Observable>,
+        form: BoardForm,
+        size: (u8, u8),
+    ) -> WireObservation {
         let wants = |o: Observable| observe.contains(&o);
+        let stones = observation
+            .stones
+            .as_ref()
+            .filter(|_| wants(Observable::Board));
         WireObservation {
-            board: observation
-                .stones
-                .as_ref()
-                .filter(|_| wants(Observable::Board))
+            board: stones
+                .filter(|_| form == BoardForm::Pairs)
                 .map(|s| encode_stones(s)),
+            rows: stones
+                .filter(|_| form == BoardForm::Rows)
+                .map(|s| encode_rows(s, size.0, size.1)),
             to_move: observation
                 .to_move
                 .filter(|_| wants(Observable::ToMove))
@@ -487,9 +598,10 @@ impl WireObservation {
     }
 
     /// The parts of the observation, for the decoding it shares with the strict reading.
-    pub(crate) fn view(&self) -> ObservationView<'_, String, String> {
+    pub(crate) fn view(&self) -> ObservationView<'_, String, String, String> {
         ObservationView {
             board: self.board.as_deref(),
+            rows: self.rows.as_deref(),
             to_move: self.to_move.as_deref(),
             prisoners: self.prisoners,
             phase: self.phase.as_deref(),
@@ -504,8 +616,9 @@ impl WireObservation {
 /// strict reading's vertices and colours, which it keeps without a string each (the harness
 /// reads a whole board at every step). One decoding for both, so that they cannot differ in
 /// what they accept or in how they word a problem.
-pub(crate) struct ObservationView<'a, V, C> {
+pub(crate) struct ObservationView<'a, V, C, R> {
     pub(crate) board: Option<&'a [(V, C)]>,
+    pub(crate) rows: Option<&'a [R]>,
     pub(crate) to_move: Option<&'a str>,
     pub(crate) prisoners: Option<[u32; 2]>,
     pub(crate) phase: Option<&'a str>,
@@ -514,15 +627,21 @@ pub(crate) struct ObservationView<'a, V, C> {
     pub(crate) warnings: Option<[u32; 2]>,
 }
 
-impl<V: AsRef<str>, C: AsRef<str>> ObservationView<'_, V, C> {
+impl<V: AsRef<str>, C: AsRef<str>, R: AsRef<str>> ObservationView<'_, V, C, R> {
     /// The observation, its vertices read on a `width` x `height` board.
     pub(crate) fn decode(&self, width: u8, height: u8) -> Result<Observation, String> {
+        let stones = match (self.board, self.rows) {
+            (Some(_), Some(_)) => {
+                return Err("board and rows: the board is given twice".to_string())
+            }
+            (Some(b), None) => {
+                Some(decode_stones(b, width, height).map_err(|e| format!("board: {e}"))?)
+            }
+            (None, Some(r)) => Some(decode_rows(r, width, height).map_err(|e| format!("rows{e}"))?),
+            (None, None) => None,
+        };
         Ok(Observation {
-            stones: self
-                .board
-                .map(|b| decode_stones(b, width, height))
-                .transpose()
-                .map_err(|e| format!("board: {e}"))?,
+            stones,
             to_move: self
                 .to_move
                 .map(decode_color)
@@ -548,8 +667,13 @@ impl WireStep {
         observation: &Observation,
         observe: &BTreeSet<Observable>,
     ) -> WireStep {
+        WireStep::encode_as(verdict, WireObservation::encode(observation, observe))
+    }
+
+    /// A verdict and the observation after it, already put on the wire.
+    pub fn encode_as(verdict: &Verdict, observation: WireObservation) -> WireStep {
         let mut step = WireStep {
-            observation: WireObservation::encode(observation, observe),
+            observation,
             ..WireStep::default()
         };
         let word = |w: &str| Some(w.to_string());
@@ -585,7 +709,7 @@ impl WireStep {
     }
 
     /// The parts of the step, for the decoding it shares with the strict reading.
-    pub(crate) fn view(&self) -> StepView<'_, String, String> {
+    pub(crate) fn view(&self) -> StepView<'_, String, String, String> {
         StepView {
             verdict: &self.verdict,
             reason: self.reason.as_deref(),
@@ -599,17 +723,17 @@ impl WireStep {
 }
 
 /// A step of a reply however it was read (see [`ObservationView`]).
-pub(crate) struct StepView<'a, V, C> {
+pub(crate) struct StepView<'a, V, C, R> {
     pub(crate) verdict: &'a str,
     pub(crate) reason: Option<&'a str>,
     pub(crate) class: Option<&'a str>,
     pub(crate) ruling: Option<&'a str>,
     pub(crate) captured: Option<&'a [V]>,
     pub(crate) self_captured: Option<&'a [V]>,
-    pub(crate) observation: ObservationView<'a, V, C>,
+    pub(crate) observation: ObservationView<'a, V, C, R>,
 }
 
-impl<'a, V: AsRef<str>, C: AsRef<str>> StepView<'a, V, C> {
+impl<'a, V: AsRef<str>, C: AsRef<str>, R: AsRef<str>> StepView<'a, V, C, R> {
     /// The verdict and the observation, vertices read on a `width` x `height` board.
     pub(crate) fn decode(&self, width: u8, height: u8) -> Result<(Verdict, Observation), String> {
         let verdict = self.decode_verdict(width, height)?;
@@ -743,7 +867,13 @@ impl HelloReply {
                 version: info.version.clone(),
             },
             capabilities: WireCapabilities::encode(capabilities),
+            extensions: Vec::new(),
         }
+    }
+
+    /// Whether the engine lists the optional extension `word` (such as [`BOARD_ROWS`]).
+    pub fn speaks(&self, word: &str) -> bool {
+        self.extensions.iter().any(|e| e == word)
     }
 
     /// Who the engine is and what it can do; a protocol other than ours is an error.
@@ -1012,5 +1142,103 @@ mod tests {
             assert!(text.contains(needle), "{needle} in\n{text}");
         }
         assert_eq!(problems.len(), 5, "{text}");
+    }
+
+    /// Boards of every shape the protocol allows, read back from rows exactly as from pairs.
+    #[test]
+    fn boards_round_trip_through_rows() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for (width, height) in [(2, 2), (5, 3), (3, 5), (9, 9), (19, 19), (25, 25), (2, 25)] {
+            for _ in 0..20 {
+                let mut stones: Stones = Vec::new();
+                for col in 0..width {
+                    for row in 0..height {
+                        match rng.below(3) {
+                            0 => stones.push((Point::new(col, row), Color::Black)),
+                            1 => stones.push((Point::new(col, row), Color::White)),
+                            _ => {}
+                        }
+                    }
+                }
+                let rows = encode_rows(&stones, width, height);
+                assert_eq!(rows.len(), usize::from(height));
+                assert!(rows.iter().all(|r| r.len() == usize::from(width)));
+                assert_eq!(decode_rows(&rows, width, height), Ok(stones.clone()));
+                let pairs = encode_stones(&stones);
+                assert_eq!(decode_stones(&pairs, width, height), Ok(stones));
+            }
+        }
+        // The top row comes first, columns from the left: B at A1 and W at C2 on 3x2.
+        let stones = vec![
+            (Point::new(0, 0), Color::Black),
+            (Point::new(2, 1), Color::White),
+        ];
+        assert_eq!(encode_rows(&stones, 3, 2), ["..W", "B.."]);
+    }
+
+    /// The observation's board from rows, and what is wrong with rows that are not a board.
+    #[test]
+    fn rows_are_read_on_their_board_or_refused_with_where() {
+        let observation = |json: &str| serde_json::from_str::<WireObservation>(json).unwrap();
+        let seen = observation(r#"{"rows":["..W","B.."],"to_move":"B"}"#)
+            .decode(3, 2)
+            .unwrap();
+        assert_eq!(
+            seen.stones,
+            Some(vec![
+                (Point::new(0, 0), Color::Black),
+                (Point::new(2, 1), Color::White)
+            ])
+        );
+        for (json, why) in [
+            (
+                r#"{"rows":["...","..."]}"#,
+                "rows: 2 rows for a board 3 high",
+            ),
+            (
+                r#"{"rows":["...","..","..."]}"#,
+                "rows[1]: `..` is not a row",
+            ),
+            (
+                r#"{"rows":["...",".X.","..."]}"#,
+                "rows[1]: `.X.` is not a row",
+            ),
+            (r#"{"rows":["...","....","..."]}"#, "board 3 wide"),
+            (
+                r#"{"rows":["...","...","..."],"board":[]}"#,
+                "board and rows: the board is given twice",
+            ),
+        ] {
+            let e = observation(json).decode(3, 3).unwrap_err();
+            assert!(e.contains(why), "{json}: {e}");
+        }
+        let problems = validate_reply(
+            r#"{"type":"result","id":"a","initial":{"rows":["..","x."],"board":[]},"steps":[]}"#,
+        )
+        .unwrap_err()
+        .join("\n");
+        assert!(
+            problems.contains("initial.rows[1]: expected a row"),
+            "{problems}"
+        );
+        assert!(problems.contains("the board is given twice"), "{problems}");
+    }
+
+    /// A request asks for rows only when told to, and says nothing of the form otherwise, so
+    /// that an engine that knows no extension sees the requests it always saw.
+    #[test]
+    fn the_board_form_is_left_out_of_a_request_unless_rows() {
+        let setup = Setup::empty(5, 5);
+        let observe: BTreeSet<Observable> = [Observable::Board].into_iter().collect();
+        let mut run = RunRequest::new("t", &Rules::default(), &setup, &[], &observe);
+        assert!(!Request::Run(run.clone()).to_line().contains("board_form"));
+        run.board_form = BoardForm::Rows;
+        let line = Request::Run(run.clone()).to_line();
+        assert!(line.contains(r#""board_form":"rows""#), "{line}");
+        assert_eq!(validate_request(&line), Ok(()));
+        let Ok(Request::Run(back)) = serde_json::from_str::<Request>(&line) else {
+            panic!("{line}");
+        };
+        assert_eq!(back, run);
     }
 }

@@ -24,7 +24,9 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use super::protocol::{ObservationView, ReadReply, Reply, Request, RunRequest, Skipped, StepView};
+use super::protocol::{
+    BoardForm, ObservationView, ReadReply, Reply, Request, RunRequest, Skipped, StepView,
+};
 use crate::conformance::{
     Capabilities, EngineError, EngineInfo, Observable, Observation, Unsupported,
 };
@@ -59,6 +61,11 @@ pub(crate) trait Answerer {
     /// [`Answerer::exchange`].
     fn collect(&mut self, _ticket: Ticket) -> Option<Result<ReadReply, EngineError>> {
         None
+    }
+    /// How the engine gives the board when asked for it: the protocol's own pairs unless it
+    /// speaks the `board-rows` extension.
+    fn board_form(&self) -> BoardForm {
+        BoardForm::Pairs
     }
     /// The observations to ask for: what the engine declares, or every one where its
     /// handshake failed (so that the failure is met, not hidden as not applicable).
@@ -375,7 +382,11 @@ fn play(
 /// The `run` request of the trial's set-up and `events`.
 fn run_request(engine: &impl Answerer, trial: &Trial, events: &[Event]) -> Request {
     let id = run_id(trial, events);
-    let request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &engine.observes());
+    let observes = engine.observes();
+    let mut request = RunRequest::new(&id, &trial.rules, &trial.setup, events, &observes);
+    if observes.contains(&Observable::Board) {
+        request.board_form = engine.board_form();
+    }
     Request::Run(request)
 }
 
@@ -444,13 +455,13 @@ fn answer(
 /// The answer to run `id` of `events` from a `result` reply, however it was read: checked for
 /// the id and the number of steps, and every step decoded on the trial's board.
 #[allow(clippy::too_many_arguments)]
-fn played<'a, V: AsRef<str> + 'a, C: AsRef<str> + 'a>(
+fn played<'a, V: AsRef<str> + 'a, C: AsRef<str> + 'a, R: AsRef<str> + 'a>(
     engine: &mut impl Answerer,
     id: &str,
     events: &[Event],
     answered: &str,
-    initial: ObservationView<'a, V, C>,
-    steps: impl ExactSizeIterator<Item = StepView<'a, V, C>>,
+    initial: ObservationView<'a, V, C, R>,
+    steps: impl ExactSizeIterator<Item = StepView<'a, V, C, R>>,
     width: u8,
     height: u8,
 ) -> Result<Answer, EngineError> {

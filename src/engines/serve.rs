@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use super::lines::{read_bounded_line, BoundedLine};
 use super::protocol::{
     ErrorReply, HelloReply, Reply, Request, RunRequest, RunResult, Skipped, WireObservation,
-    WireStep, MAX_LINE_BYTES,
+    WireStep, BOARD_ROWS, MAX_LINE_BYTES,
 };
 use crate::conformance::{Observable, Observation, Referee, Reference, Unsupported};
 
@@ -80,7 +80,9 @@ pub fn answer(referee: &mut dyn Referee, request: &Request) -> Reply {
     match request {
         // The engine answers with the version it speaks; the harness decides.
         Request::Hello { .. } => {
-            Reply::Hello(HelloReply::new(&referee.info(), &referee.capabilities()))
+            let mut hello = HelloReply::new(&referee.info(), &referee.capabilities());
+            hello.extensions.push(BOARD_ROWS.to_string());
+            Reply::Hello(hello)
         }
         Request::Run(run) => match catch_unwind(AssertUnwindSafe(|| play(referee, run))) {
             Ok(reply) => reply,
@@ -117,7 +119,16 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
             reason: why,
         });
     }
-    let initial = WireObservation::encode(&observe_all(referee, &observe), &observe);
+    let size = (setup.width, setup.height);
+    let seen = |referee: &dyn Referee| {
+        WireObservation::encode_as(
+            &observe_all(referee, &observe),
+            &observe,
+            run.board_form,
+            size,
+        )
+    };
+    let initial = seen(referee);
     // The reply is one line, and no line may pass MAX_LINE_BYTES: a run whose steps would
     // not fit is refused as soon as they stop fitting, so a small request (many events, every
     // board observed) cannot make the server build a reply of hundreds of megabytes.
@@ -126,7 +137,7 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
     for (k, event) in events.iter().enumerate() {
         match referee.apply(event) {
             Ok(verdict) => {
-                let step = WireStep::encode(&verdict, &observe_all(referee, &observe), &observe);
+                let step = WireStep::encode_as(&verdict, seen(referee));
                 length = length.saturating_add(line_length(&step) + 1);
                 if length > MAX_LINE_BYTES {
                     return error(
@@ -299,6 +310,48 @@ mod tests {
         );
         let refused = session(&request_of(&passes[..k]));
         assert!(refused[0].contains("the reply would be longer than"));
+    }
+
+    /// `hello` lists the `board-rows` extension; a run asking for rows gets every board as
+    /// rows and one that does not as pairs, and both read back to the same observations.
+    #[test]
+    fn boards_come_as_rows_only_when_asked_and_read_back_the_same() {
+        let hello = session("{\"type\":\"hello\",\"protocol\":1}\n");
+        let Ok(Reply::Hello(hello)) = serde_json::from_str(&hello[0]) else {
+            panic!("{}", hello[0]);
+        };
+        assert!(hello.speaks(BOARD_ROWS), "{hello:?}");
+        let run = |form: &str| {
+            format!(
+                "{{\"type\":\"run\",\"id\":\"r\",\"rules\":{RULES},\"setup\":{{\"width\":5,\"height\":3,\"stones\":[[\"A1\",\"B\"],[\"E3\",\"W\"]],\"to_move\":\"B\"}},\"events\":[\"B B1\",\"W A2\",\"B pass\"],\"observe\":[\"board\",\"to-move\"]{form}}}\n"
+            )
+        };
+        let pairs = session(&run(""));
+        let rows = session(&run(",\"board_form\":\"rows\""));
+        assert_eq!(validate_reply(&rows[0]), Ok(()), "{}", rows[0]);
+        assert!(!pairs[0].contains("\"rows\""), "{}", pairs[0]);
+        assert!(!rows[0].contains("\"board\""), "{}", rows[0]);
+        assert!(
+            rows[0].contains(r#""initial":{"rows":["....W",".....","B...."]"#),
+            "{}",
+            rows[0]
+        );
+        let decoded = |line: &str| {
+            let Ok(Reply::Result(result)) = serde_json::from_str(line) else {
+                panic!("{line}");
+            };
+            let steps: Vec<_> = result
+                .steps
+                .iter()
+                .map(|s| s.decode(5, 3).unwrap())
+                .collect();
+            (result.initial.decode(5, 3).unwrap(), steps)
+        };
+        assert_eq!(decoded(&rows[0]), decoded(&pairs[0]));
+        assert_eq!(
+            decoded(&rows[0]).1[1].1.stones.as_ref().map(Vec::len),
+            Some(4)
+        );
     }
 
     #[test]

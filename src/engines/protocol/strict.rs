@@ -91,12 +91,12 @@ pub(crate) struct StrictRun {
 
 impl StrictRun {
     /// The initial observation, to decode.
-    pub(crate) fn initial(&self) -> ObservationView<'_, Vertex, Colour> {
+    pub(crate) fn initial(&self) -> ObservationView<'_, Vertex, Colour, Row> {
         self.initial.view()
     }
 
     /// The steps, to decode.
-    pub(crate) fn steps(&self) -> impl ExactSizeIterator<Item = StepView<'_, Vertex, Colour>> {
+    pub(crate) fn steps(&self) -> impl ExactSizeIterator<Item = StepView<'_, Vertex, Colour, Row>> {
         self.steps.iter().map(StrictStep::view)
     }
 
@@ -164,6 +164,8 @@ struct StrictObservation {
     #[serde(default, deserialize_with = "present")]
     board: Option<Vec<(Vertex, Colour)>>,
     #[serde(default, deserialize_with = "present")]
+    rows: Option<Vec<Row>>,
+    #[serde(default, deserialize_with = "present")]
     to_move: Option<Colour>,
     #[serde(default, deserialize_with = "present")]
     prisoners: Option<[u32; 2]>,
@@ -213,42 +215,89 @@ impl<'de> Deserialize<'de> for Colour {
     }
 }
 
-/// A string the schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` matches, kept in
-/// place (two or three ASCII bytes) rather than as a string of its own.
-pub(crate) struct Vertex {
-    bytes: [u8; 3],
+/// A short ASCII string a pattern of the schema matches, kept in place (at most `N` bytes)
+/// rather than as a string of its own: the harness reads one for every stone or row of every
+/// observation.
+pub(crate) struct InPlace<const N: usize> {
+    bytes: [u8; N],
     len: u8,
 }
 
-impl AsRef<str> for Vertex {
+impl<const N: usize> AsRef<str> for InPlace<N> {
     fn as_ref(&self) -> &str {
-        // Only a text `is_vertex` accepts is kept, and that is ASCII.
+        // Only a text the pattern accepts is kept, and every pattern here is ASCII.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
     }
 }
 
-impl<'de> Deserialize<'de> for Vertex {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Vertex, D::Error> {
-        struct Text;
-        impl de::Visitor<'_> for Text {
-            type Value = Vertex;
+impl<const N: usize> InPlace<N> {
+    /// Reads a string that `matches` accepts (and that fits: every pattern here bounds the
+    /// length below `N`); `what` names it for serde's error, which nobody sees (a refusal
+    /// sends the line to the validator).
+    fn read<'de, D: Deserializer<'de>>(
+        d: D,
+        what: &'static str,
+        matches: fn(&str) -> bool,
+    ) -> Result<InPlace<N>, D::Error> {
+        struct Text<const N: usize> {
+            what: &'static str,
+            matches: fn(&str) -> bool,
+        }
+        impl<const N: usize> de::Visitor<'_> for Text<N> {
+            type Value = InPlace<N>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a vertex")
+                f.write_str(self.what)
             }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Vertex, E> {
-                if !is_vertex(text) {
-                    return Err(E::custom("not a vertex"));
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<InPlace<N>, E> {
+                if text.len() > N || !(self.matches)(text) {
+                    return Err(E::custom(format_args!("not {}", self.what)));
                 }
-                let mut bytes = [0; 3];
+                let mut bytes = [0; N];
                 bytes[..text.len()].copy_from_slice(text.as_bytes());
-                Ok(Vertex {
+                Ok(InPlace {
                     bytes,
                     len: text.len() as u8,
                 })
             }
         }
-        d.deserialize_str(Text)
+        d.deserialize_str(Text { what, matches })
     }
+}
+
+/// A string the schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` matches: two or
+/// three bytes.
+pub(crate) struct Vertex(InPlace<3>);
+
+impl AsRef<str> for Vertex {
+    fn as_ref(&self) -> &str {
+        self.0.as_ref()
+    }
+}
+
+impl<'de> Deserialize<'de> for Vertex {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Vertex, D::Error> {
+        InPlace::read(d, "a vertex", is_vertex).map(Vertex)
+    }
+}
+
+/// A string the schema's row pattern `^[.BW]{1,25}$` matches (a row of the `board-rows`
+/// extension).
+pub(crate) struct Row(InPlace<25>);
+
+impl AsRef<str> for Row {
+    fn as_ref(&self) -> &str {
+        self.0.as_ref()
+    }
+}
+
+impl<'de> Deserialize<'de> for Row {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Row, D::Error> {
+        InPlace::read(d, "a row of cells", is_row).map(Row)
+    }
+}
+
+fn is_row(text: &str) -> bool {
+    (1..=25).contains(&text.len()) && text.bytes().all(|b| matches!(b, b'.' | b'B' | b'W'))
 }
 
 fn is_vertex(text: &str) -> bool {
@@ -290,15 +339,21 @@ fn vertices(list: Option<Vec<Vertex>>) -> Option<Vec<String>> {
 }
 
 impl StrictObservation {
-    /// Whether the words and the result are the schema's.
+    /// Whether the words and the result are the schema's, and the board given at most once.
     fn fits(&self, words: &Words) -> bool {
-        self.phase.as_ref().is_none_or(|p| words.phase.contains(p))
+        !(self.board.is_some() && self.rows.is_some())
+            && self
+                .rows
+                .as_ref()
+                .is_none_or(|r| (1..=25).contains(&r.len()))
+            && self.phase.as_ref().is_none_or(|p| words.phase.contains(p))
             && self.result.as_deref().is_none_or(is_result)
     }
 
-    fn view(&self) -> ObservationView<'_, Vertex, Colour> {
+    fn view(&self) -> ObservationView<'_, Vertex, Colour, Row> {
         ObservationView {
             board: self.board.as_deref(),
+            rows: self.rows.as_deref(),
             to_move: self.to_move.as_ref().map(AsRef::as_ref),
             prisoners: self.prisoners,
             phase: self.phase.as_deref(),
@@ -315,6 +370,9 @@ impl StrictObservation {
                     .map(|(v, c)| (v.as_ref().to_string(), c.as_ref().to_string()))
                     .collect()
             }),
+            rows: self
+                .rows
+                .map(|r| r.iter().map(|r| r.as_ref().to_string()).collect()),
             to_move: self.to_move.map(|c| c.as_ref().to_string()),
             prisoners: self.prisoners,
             phase: self.phase,
@@ -353,7 +411,7 @@ impl StrictStep {
         branch && self.observation.0.fits(words)
     }
 
-    fn view(&self) -> StepView<'_, Vertex, Colour> {
+    fn view(&self) -> StepView<'_, Vertex, Colour, Row> {
         StepView {
             verdict: &self.verdict,
             reason: self.reason.as_deref(),
@@ -418,6 +476,9 @@ mod tests {
                 "T26",
                 "T19\n",
                 "A1 ",
+                ".........................",
+                "..........................",
+                "BWBWBWBWBWBWBWBWBWBWBWBWB",
             ]
             .map(str::to_string),
         );
@@ -439,15 +500,20 @@ mod tests {
                 validate_reply(&result).is_ok(),
                 "result {text:?}"
             );
+            let rows = format!(
+                r#"{{"type":"result","id":"t","initial":{{"rows":[{quoted}]}},"steps":[]}}"#
+            );
+            assert_eq!(is_row(text), validate_reply(&rows).is_ok(), "row {text:?}");
         }
     }
 
     /// The reference's answers (`goconform serve`'s, through the same function) to every
-    /// board trial of the embedded suite and to seeded fuzzing games, every observation asked
-    /// for, and the replies of `docs/protocol.md`.
+    /// board trial of the embedded suite and to seeded fuzzing games (their boards as pairs,
+    /// and again as rows), every observation asked for, and the replies of
+    /// `docs/protocol.md`.
     fn corpus() -> Vec<String> {
         use crate::conformance::{Observable, Referee, Reference};
-        use crate::engines::protocol::{Reply, RunRequest};
+        use crate::engines::protocol::{BoardForm, Reply, RunRequest};
         use crate::engines::serve::play;
         use crate::fuzzing::{game_bytes, GameInput};
         use crate::scenario::SuiteFiles;
@@ -460,8 +526,10 @@ mod tests {
                       id: String,
                       rules: &crate::rules::Rules,
                       setup: &crate::game::Setup,
-                      events: &[crate::game::Event]| {
-            let run = RunRequest::new(id, rules, setup, events, &observe);
+                      events: &[crate::game::Event],
+                      form: BoardForm| {
+            let mut run = RunRequest::new(id, rules, setup, events, &observe);
+            run.board_form = form;
             let reply = play(&mut Reference::new(), &run);
             if let Reply::Result(_) = reply {
                 lines.push(reply.to_line());
@@ -480,19 +548,23 @@ mod tests {
                     &run.rules,
                     &scenario.setup,
                     &scenario.events,
+                    BoardForm::Pairs,
                 );
             }
         }
         let caps = Reference::new().capabilities();
         for game in 0..300 {
             let case = GameInput::from_bytes(&game_bytes(1, game)).realise(&caps);
-            answer(
-                &mut lines,
-                format!("g{game}"),
-                &case.rules,
-                &case.setup,
-                &case.events,
-            );
+            for form in [BoardForm::Pairs, BoardForm::Rows] {
+                answer(
+                    &mut lines,
+                    format!("g{game}"),
+                    &case.rules,
+                    &case.setup,
+                    &case.events,
+                    form,
+                );
+            }
         }
         let docs = include_str!("../../../docs/protocol.md");
         lines.extend(
@@ -535,6 +607,9 @@ mod tests {
             "[\"A1\"]",
             "[[\"A1\",\"B\"]]",
             "[[\"A1\",\"B\",1]]",
+            "[\"..\"]",
+            "[\".X\"]",
+            "\"B.W\"",
             "true",
         ]
         .iter()

@@ -206,6 +206,8 @@ fn describe(error: &ValidationError, message: &Value, out: &mut Vec<String>) {
         }
         ErrorKind::Const { want } => format!("expected {want}, got {shown}"),
         ErrorKind::MinLength { .. } => "must not be empty".to_string(),
+        // The schema's one `not`: an observation giving the board both ways.
+        ErrorKind::Not => "the board is given twice, as `board` and as `rows`".to_string(),
         ErrorKind::UniqueItems { got: [_, j] } => {
             let item = value.and_then(|v| v.get(j)).map_or_else(String::new, show);
             out.push(format!("{here}[{j}]: {item} is given twice"));
@@ -334,6 +336,9 @@ fn what_of(url: &str) -> Option<&'static str> {
         "/$defs/count" => "a whole number from 0 to 4294967295",
         "/$defs/points" => "a whole or half number of points",
         "/$defs/stone" => "a [vertex, colour] pair like [\"D4\", \"B\"]",
+        "/$defs/observation/properties/rows/items" => {
+            "a row of 1 to 25 cells, each `.`, `B` or `W`, like \"..B.W\""
+        }
         "/$defs/counts" | "/$defs/observation/properties/score" => "a [black, white] pair",
         _ => return None,
     })
