@@ -23,6 +23,36 @@ const readline = require("readline");
 
 const PROTOCOL = 1;
 
+// The protocol's optional extensions this side speaks: `board-rows`, each board as rows of
+// cells where the request asks for it (docs/protocol.md, "Extensions"), made here from the
+// pairs the shim observes, so that no shim need know of it.
+const EXTENSIONS = ["board-rows"];
+const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+// The board of `observation` as rows, the top row first, if the request asks for rows. A
+// board that is not one of stones on the set-up's points stays as pairs (the harness takes
+// pairs either way), so that the harness, not this conversion, says what is wrong with it.
+function inForm(request, observation) {
+  if (request.board_form !== "rows" || !observation || !Array.isArray(observation.board)) {
+    return observation;
+  }
+  const { width, height } = request.setup;
+  const cells = Array.from({ length: height }, () => Array(width).fill("."));
+  for (const stone of observation.board) {
+    const [vertex, colour] = Array.isArray(stone) && stone.length === 2 ? stone : [];
+    const parts = typeof vertex === "string" ? /^([A-HJ-Z])([1-9][0-9]?)$/.exec(vertex) : null;
+    const column = parts ? COLUMNS.indexOf(parts[1]) : -1;
+    const row = parts ? Number(parts[2]) : 0;
+    if (column < 0 || column >= width || row < 1 || row > height
+        || (colour !== "B" && colour !== "W") || cells[height - row][column] !== ".") {
+      return observation;
+    }
+    cells[height - row][column] = colour;
+  }
+  const { board, ...rest } = observation;
+  return { rows: cells.map((line) => line.join("")), ...rest };
+}
+
 class Skip extends Error {}
 
 function run(shim, request) {
@@ -35,11 +65,12 @@ function run(shim, request) {
     }
     throw e;
   }
-  const initial = shim.observe(game);
+  const initial = inForm(request, shim.observe(game));
   const steps = [];
   for (const [k, event] of request.events.entries()) {
     try {
-      steps.push(shim.step(game, event));
+      const step = shim.step(game, event);
+      steps.push({ ...step, observation: inForm(request, step.observation) });
     } catch (e) {
       return {
         type: "error",
@@ -60,6 +91,7 @@ function answer(shim, request) {
         protocol: PROTOCOL,
         engine: { name: shim.name, version: shim.version },
         capabilities: shim.capabilities,
+        extensions: EXTENSIONS,
       };
     case "run":
       return run(shim, request);

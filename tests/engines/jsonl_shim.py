@@ -14,13 +14,44 @@ line per request line are here.
 """
 
 import json
+import re
 import sys
 
 PROTOCOL = 1
 
+# The protocol's optional extensions this side speaks: `board-rows`, each board as rows of
+# cells where the request asks for it (docs/protocol.md, "Extensions"), made here from the
+# pairs the adapter observes, so that no adapter need know of it.
+EXTENSIONS = ["board-rows"]
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+VERTEX = re.compile(r"([A-HJ-Z])([1-9][0-9]?)")
+
 
 class Skip(Exception):
     """The engine cannot play this run's rules or set-up."""
+
+
+def _in_form(request, observation):
+    """The board of `observation` as rows, the top row first, if the request asks for rows. A
+    board that is not one of stones on the set-up's points stays as pairs (the harness takes
+    pairs either way), so that the harness, not this conversion, says what is wrong with it."""
+    if request.get("board_form") != "rows" or not isinstance(observation, dict) \
+            or not isinstance(observation.get("board"), list):
+        return observation
+    width, height = request["setup"]["width"], request["setup"]["height"]
+    cells = [["."] * width for _ in range(height)]
+    for stone in observation["board"]:
+        vertex, colour = stone if isinstance(stone, list) and len(stone) == 2 else (None, None)
+        parts = VERTEX.fullmatch(vertex) if isinstance(vertex, str) else None
+        column = COLUMNS.index(parts.group(1)) if parts else -1
+        row = int(parts.group(2)) if parts else 0
+        if not (0 <= column < width and 1 <= row <= height) or colour not in ("B", "W") \
+                or cells[height - row][column] != ".":
+            return observation
+        cells[height - row][column] = colour
+    rows = {"rows": ["".join(line) for line in cells]}
+    rows.update((k, v) for k, v in observation.items() if k != "board")
+    return rows
 
 
 def _run(start, observe, step, request):
@@ -28,11 +59,14 @@ def _run(start, observe, step, request):
         game = start(request["rules"], request["setup"])
     except Skip as why:
         return {"type": "skipped", "id": request["id"], "reason": str(why)}
-    initial = observe(game)
+    initial = _in_form(request, observe(game))
     steps = []
     for k, event in enumerate(request["events"]):
         try:
-            steps.append(step(game, event))
+            made = step(game, event)
+            if isinstance(made, dict) and "observation" in made:
+                made = dict(made, observation=_in_form(request, made["observation"]))
+            steps.append(made)
         except Exception as e:  # the engine cannot be asked this event
             return {"type": "error", "id": request["id"], "message": str(e),
                     "context": {"event": k + 1, "text": event}}
@@ -50,7 +84,7 @@ def serve(name, version, capabilities, start, observe, step):
             if kind == "hello":
                 reply = {"type": "hello", "protocol": PROTOCOL,
                          "engine": {"name": name, "version": version},
-                         "capabilities": capabilities}
+                         "capabilities": capabilities, "extensions": EXTENSIONS}
             elif kind == "run":
                 reply = _run(start, observe, step, request)
             else:
