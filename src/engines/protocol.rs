@@ -91,9 +91,10 @@ pub struct RunRequest {
 ///
 /// `[vertex, colour]` pairs are the protocol's own form, which every engine speaks. Rows of
 /// cells are the [`BOARD_ROWS`] extension: one string per row from the top of the board
-/// (`.`, `B` or `W` for each column from the left), about a third of the bytes of the pairs on
-/// a board in play and read without a string per stone. The harness reads the board at every
-/// step of every trial, so against a fast engine this is most of what crosses the pipe.
+/// (`.`, `B` or `W` for each column from the left), read without a string per stone: on the
+/// boards of a fuzzing run about a third of the bytes of the pairs (a nearly empty large
+/// board is shorter as pairs). The harness reads the board at every step of every trial, so
+/// against a fast engine the boards are most of what crosses the pipe.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BoardForm {
