@@ -960,6 +960,8 @@ pub(crate) fn read_reply(line: &str, strict: bool) -> Result<ReadReply, String> 
                 excerpt(line)
             ));
         }
+    } else if let Some(result) = lenient_result(line) {
+        return Ok(ReadReply::Reply(Reply::Result(result)));
     }
     serde_json::from_str::<Reply>(line)
         .map(ReadReply::Reply)
@@ -969,6 +971,29 @@ pub(crate) fn read_reply(line: &str, strict: bool) -> Result<ReadReply, String> 
                 excerpt(line)
             )
         })
+}
+
+/// A `result` read straight into [`RunResult`], unknown fields ignored as [`Reply`]'s own
+/// reading ignores them; `None` for anything else, which that reading then decides. `Reply`
+/// is tagged inside the message, so serde buffers a whole message before it looks at `type`,
+/// and for a long `result` (every step's board) the buffering cost more than the reading:
+/// this is the lenient mode's (`--lenient`) hot path, as [`strict_run`] is the strict one's.
+pub(super) fn lenient_result(line: &str) -> Option<RunResult> {
+    #[derive(Deserialize)]
+    struct Tagged {
+        #[serde(rename = "type")]
+        kind: String,
+        id: String,
+        #[serde(default)]
+        initial: WireObservation,
+        steps: Vec<WireStep>,
+    }
+    let tagged: Tagged = serde_json::from_str(line).ok()?;
+    (tagged.kind == "result").then_some(RunResult {
+        id: tagged.id,
+        initial: tagged.initial,
+        steps: tagged.steps,
+    })
 }
 
 /// The start of a long line, for messages.

@@ -679,6 +679,36 @@ mod tests {
         out
     }
 
+    /// The lenient mode's fast path reads every `result` it takes exactly as `Reply`'s tagged
+    /// reading does, and takes every one that reading makes a `result` of, over the same
+    /// answers and their mutations.
+    #[test]
+    fn the_lenient_fast_path_reads_results_as_the_tagged_reading_does() {
+        use crate::engines::protocol::{lenient_result, Reply};
+        let mut rng = crate::rng::SplitMix64::new(39);
+        let (mut taken, mut other) = (0, 0);
+        for (k, line) in corpus().iter().enumerate() {
+            let budget = if k % 10 == 0 { 24 } else { 3 };
+            for mutated in std::iter::once(line.clone()).chain(mutations(line, &mut rng, budget)) {
+                let tagged = serde_json::from_str::<Reply>(&mutated);
+                match (lenient_result(&mutated), tagged) {
+                    (Some(fast), Ok(Reply::Result(slow))) => {
+                        assert_eq!(fast, slow, "{mutated}");
+                        taken += 1;
+                    }
+                    (None, Ok(Reply::Result(_))) => {
+                        panic!("the fast path leaves a result to the tagged reading: {mutated}")
+                    }
+                    (Some(_), tagged) => {
+                        panic!("the fast path takes what the tagged reading makes {tagged:?}: {mutated}")
+                    }
+                    (None, _) => other += 1,
+                }
+            }
+        }
+        assert!(taken > 1_000 && other > 1_000, "{taken} taken, {other} not");
+    }
+
     /// The fast path accepts nothing the schema refuses, reads what it accepts exactly as the
     /// lenient parse does, and on every unmutated answer (the reference's, valid, and the
     /// documentation's, some of them refused) agrees with the schema.
