@@ -421,6 +421,11 @@ fn encode_rows(stones: &[(Point, Color)], width: u8, height: u8) -> Vec<String> 
         .collect()
 }
 
+/// Whether `byte` is a cell of a row ([`BoardForm::Rows`]): `.`, `B` or `W`.
+fn is_cell(byte: u8) -> bool {
+    matches!(byte, b'.' | b'B' | b'W')
+}
+
 /// Stones from rows of cells ([`BoardForm::Rows`]), sorted by point: exactly `height` rows of
 /// exactly `width` cells each. An error starts with where it is (`[2]: ...`, or `: ...` for the
 /// whole list), for the caller to put after the field's name.
@@ -433,7 +438,7 @@ fn decode_rows<R: AsRef<str>>(rows: &[R], width: u8, height: u8) -> Result<Stone
     }
     for (k, row) in rows.iter().enumerate() {
         let row = row.as_ref();
-        if row.len() != w || !row.bytes().all(|b| matches!(b, b'.' | b'B' | b'W')) {
+        if row.len() != w || !row.bytes().all(is_cell) {
             return Err(format!(
                 "[{k}]: {} is not a row of a board {w} wide: expected {w} cells, each `.`, `B` or `W`",
                 excerpt(row)
@@ -668,11 +673,12 @@ impl WireStep {
         observation: &Observation,
         observe: &BTreeSet<Observable>,
     ) -> WireStep {
-        WireStep::encode_as(verdict, WireObservation::encode(observation, observe))
+        WireStep::encode_with(verdict, WireObservation::encode(observation, observe))
     }
 
-    /// A verdict and the observation after it, already put on the wire.
-    pub fn encode_as(verdict: &Verdict, observation: WireObservation) -> WireStep {
+    /// A verdict with the observation after it, already put on the wire (in the board form
+    /// its request asks for: [`WireObservation::encode_as`]).
+    pub fn encode_with(verdict: &Verdict, observation: WireObservation) -> WireStep {
         let mut step = WireStep {
             observation,
             ..WireStep::default()
@@ -960,7 +966,8 @@ pub(crate) fn read_reply(line: &str, strict: bool) -> Result<ReadReply, String> 
                 excerpt(line)
             ));
         }
-    } else if let Some(result) = lenient_result(line) {
+    }
+    if let Some(result) = lenient_result(line) {
         return Ok(ReadReply::Reply(Reply::Result(result)));
     }
     serde_json::from_str::<Reply>(line)
@@ -977,7 +984,8 @@ pub(crate) fn read_reply(line: &str, strict: bool) -> Result<ReadReply, String> 
 /// reading ignores them; `None` for anything else, which that reading then decides. `Reply`
 /// is tagged inside the message, so serde buffers a whole message before it looks at `type`,
 /// and for a long `result` (every step's board) the buffering cost more than the reading:
-/// this is the lenient mode's (`--lenient`) hot path, as [`strict_run`] is the strict one's.
+/// this is the lenient mode's (`--lenient`) hot path, as [`strict_run`] is the strict one's
+/// (and the strict mode's reading of a `result` the schema accepts and [`strict_run`] left).
 pub(super) fn lenient_result(line: &str) -> Option<RunResult> {
     #[derive(Deserialize)]
     struct Tagged {

@@ -137,7 +137,7 @@ pub fn play(referee: &mut dyn Referee, run: &RunRequest) -> Reply {
     for (k, event) in events.iter().enumerate() {
         match referee.apply(event) {
             Ok(verdict) => {
-                let step = WireStep::encode_as(&verdict, seen(referee));
+                let step = WireStep::encode_with(&verdict, seen(referee));
                 length = length.saturating_add(line_length(&step) + 1);
                 if length > MAX_LINE_BYTES {
                     return error(

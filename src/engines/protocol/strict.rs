@@ -215,89 +215,87 @@ impl<'de> Deserialize<'de> for Colour {
     }
 }
 
-/// A short ASCII string a pattern of the schema matches, kept in place (at most `N` bytes)
-/// rather than as a string of its own: the harness reads one for every stone or row of every
-/// observation.
-pub(crate) struct InPlace<const N: usize> {
-    bytes: [u8; N],
-    len: u8,
+/// A pattern of the schema that an [`InPlace`] string must match.
+pub(crate) trait Pattern {
+    /// The longest text the pattern matches, in bytes (the room an [`InPlace`] keeps).
+    const MOST: usize;
+    /// What a matching text is, for serde's error (which nobody sees: a refusal sends the
+    /// line to the validator).
+    const WHAT: &'static str;
+    /// Whether `text` matches.
+    fn matches(text: &str) -> bool;
 }
 
-impl<const N: usize> AsRef<str> for InPlace<N> {
+/// The schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$`: two or three bytes.
+pub(crate) enum VertexPattern {}
+
+impl Pattern for VertexPattern {
+    const MOST: usize = 3;
+    const WHAT: &'static str = "a vertex";
+    fn matches(text: &str) -> bool {
+        is_vertex(text)
+    }
+}
+
+/// The schema's row pattern `^[.BW]{1,25}$` (a row of the `board-rows` extension).
+pub(crate) enum RowPattern {}
+
+impl Pattern for RowPattern {
+    const MOST: usize = 25;
+    const WHAT: &'static str = "a row of cells";
+    fn matches(text: &str) -> bool {
+        is_row(text)
+    }
+}
+
+/// A short ASCII string the pattern `P` matches, kept in place (at most `N` bytes, `P::MOST`)
+/// rather than as a string of its own: the harness reads one for every stone or row of every
+/// observation.
+pub(crate) struct InPlace<const N: usize, P> {
+    bytes: [u8; N],
+    len: u8,
+    pattern: std::marker::PhantomData<P>,
+}
+
+/// A vertex kept in place.
+pub(crate) type Vertex = InPlace<{ VertexPattern::MOST }, VertexPattern>;
+/// A row of cells kept in place.
+pub(crate) type Row = InPlace<{ RowPattern::MOST }, RowPattern>;
+
+impl<const N: usize, P> AsRef<str> for InPlace<N, P> {
     fn as_ref(&self) -> &str {
         // Only a text the pattern accepts is kept, and every pattern here is ASCII.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
     }
 }
 
-impl<const N: usize> InPlace<N> {
-    /// Reads a string that `matches` accepts (and that fits: every pattern here bounds the
-    /// length below `N`); `what` names it for serde's error, which nobody sees (a refusal
-    /// sends the line to the validator).
-    fn read<'de, D: Deserializer<'de>>(
-        d: D,
-        what: &'static str,
-        matches: fn(&str) -> bool,
-    ) -> Result<InPlace<N>, D::Error> {
-        struct Text<const N: usize> {
-            what: &'static str,
-            matches: fn(&str) -> bool,
-        }
-        impl<const N: usize> de::Visitor<'_> for Text<N> {
-            type Value = InPlace<N>;
+impl<'de, const N: usize, P: Pattern> Deserialize<'de> for InPlace<N, P> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<InPlace<N, P>, D::Error> {
+        struct Text<const N: usize, P>(std::marker::PhantomData<P>);
+        impl<const N: usize, P: Pattern> de::Visitor<'_> for Text<N, P> {
+            type Value = InPlace<N, P>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str(self.what)
+                f.write_str(P::WHAT)
             }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<InPlace<N>, E> {
-                if text.len() > N || !(self.matches)(text) {
-                    return Err(E::custom(format_args!("not {}", self.what)));
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<InPlace<N, P>, E> {
+                if text.len() > N || !P::matches(text) {
+                    return Err(E::custom(format_args!("not {}", P::WHAT)));
                 }
                 let mut bytes = [0; N];
                 bytes[..text.len()].copy_from_slice(text.as_bytes());
                 Ok(InPlace {
                     bytes,
                     len: text.len() as u8,
+                    pattern: std::marker::PhantomData,
                 })
             }
         }
-        d.deserialize_str(Text { what, matches })
-    }
-}
-
-/// A string the schema's vertex pattern `^[A-HJ-Z]([1-9]|1[0-9]|2[0-5])$` matches: two or
-/// three bytes.
-pub(crate) struct Vertex(InPlace<3>);
-
-impl AsRef<str> for Vertex {
-    fn as_ref(&self) -> &str {
-        self.0.as_ref()
-    }
-}
-
-impl<'de> Deserialize<'de> for Vertex {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Vertex, D::Error> {
-        InPlace::read(d, "a vertex", is_vertex).map(Vertex)
-    }
-}
-
-/// A string the schema's row pattern `^[.BW]{1,25}$` matches (a row of the `board-rows`
-/// extension).
-pub(crate) struct Row(InPlace<25>);
-
-impl AsRef<str> for Row {
-    fn as_ref(&self) -> &str {
-        self.0.as_ref()
-    }
-}
-
-impl<'de> Deserialize<'de> for Row {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Row, D::Error> {
-        InPlace::read(d, "a row of cells", is_row).map(Row)
+        d.deserialize_str(Text::<N, P>(std::marker::PhantomData))
     }
 }
 
 fn is_row(text: &str) -> bool {
-    (1..=25).contains(&text.len()) && text.bytes().all(|b| matches!(b, b'.' | b'B' | b'W'))
+    (1..=25).contains(&text.len()) && text.bytes().all(super::is_cell)
 }
 
 fn is_vertex(text: &str) -> bool {
