@@ -6,7 +6,7 @@
 //! select candidates: a repetition is declared only after the whole position is compared, so no
 //! verdict depends on the absence of hash collisions.
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, MAX_SIDE};
 use crate::rules::KoRule;
 
 #[derive(Clone, Copy, Debug)]
@@ -25,6 +25,10 @@ struct Entry {
     /// The previous entry whose stone counts share this one's slot of `History::by_stones`,
     /// or `NONE`.
     same_stones: u32,
+    /// What `History::fewest` held, before this entry was recorded, at this entry's Black
+    /// count (its fewest White stones) and at its White count (its fewest Black stones): put
+    /// back when the entry is taken back.
+    fewest_before: [u16; 2],
 }
 
 const NONE: u32 = u32::MAX;
@@ -43,6 +47,20 @@ fn compared_under(rule: KoRule, e: &Entry, mover: Color) -> bool {
             e.created_by_play_of == Some(mover)
         }
     }
+}
+
+/// Entries of each half of [`History`]'s `fewest`: one for every count of one colour's
+/// stones a board can hold (none to the whole of the largest board).
+const FEWEST_LEN: usize = (MAX_SIDE as usize) * (MAX_SIDE as usize) + 1;
+
+/// `History::fewest` where no recorded position has that count.
+const NO_COUNT: u16 = u16::MAX;
+
+/// Where `History::fewest` keeps, for positions with `own` stones of `color`, the fewest
+/// stones of the other colour.
+#[inline(always)]
+fn fewest_slot(color: Color, own: u32) -> usize {
+    color.index() * FEWEST_LEN + own as usize
 }
 
 /// Slots of [`History`]'s `by_stones`: a power of two.
@@ -83,6 +101,14 @@ pub struct History {
     /// positions a play that captures nothing could repeat are found by walking one chain
     /// ([`History::each_candidate`]). Empty until the first position is kept.
     by_stones: Vec<u32>,
+    /// For each colour and each count of that colour's stones, the fewest stones of the other
+    /// colour that a recorded position with that count has (`NO_COUNT` if none has it):
+    /// Black's counts first, then White's (`fewest_slot`). A play that keeps its stone leaves
+    /// the mover one stone more and the opponent at most as many as now, whatever it captures,
+    /// so one load says whether any recorded position could be repeated by it
+    /// ([`History::may_repeat_keeping`]); a play that captures, at most one fewer
+    /// ([`History::may_repeat_after_capture`]). Empty until the first position is kept.
+    fewest: Vec<u16>,
     /// Set by [`History::count_only`]: positions are counted, not kept.
     count_only: bool,
     /// Positions recorded while `count_only`.
@@ -115,6 +141,8 @@ impl History {
         }
         for e in &self.entries {
             self.by_stones[stone_slot(e.stones)] = NONE;
+            self.fewest[fewest_slot(Color::Black, e.stones[0])] = NO_COUNT;
+            self.fewest[fewest_slot(Color::White, e.stones[1])] = NO_COUNT;
         }
         self.entries.clear();
         self.changes.clear();
@@ -174,6 +202,7 @@ impl History {
             self.grow_slots(2 * expected);
             if self.by_stones.is_empty() {
                 self.by_stones = vec![NONE; STONE_SLOTS];
+                self.fewest = vec![NO_COUNT; 2 * FEWEST_LEN];
             }
             self.latest.clear();
             self.latest.extend_from_slice(position);
@@ -205,6 +234,14 @@ impl History {
             &mut self.by_stones[stone_slot(stones)],
             self.entries.len() as u32,
         );
+        // Counts stay within the board's area, so within u16.
+        let (at_black, at_white) = (
+            fewest_slot(Color::Black, stones[0]),
+            fewest_slot(Color::White, stones[1]),
+        );
+        let fewest_before = [self.fewest[at_black], self.fewest[at_white]];
+        self.fewest[at_black] = fewest_before[0].min(stones[1] as u16);
+        self.fewest[at_white] = fewest_before[1].min(stones[0] as u16);
         if 2 * (self.entries.len() + 1) > self.slots.len() {
             self.grow_slots(2 * self.slots.len());
         }
@@ -218,6 +255,7 @@ impl History {
             same_hash,
             stones,
             same_stones,
+            fewest_before,
         });
     }
 
@@ -246,6 +284,8 @@ impl History {
                 "the latest entry of its stone counts"
             );
             self.by_stones[stone_slot(entry.stones)] = entry.same_stones;
+            self.fewest[fewest_slot(Color::Black, entry.stones[0])] = entry.fewest_before[0];
+            self.fewest[fewest_slot(Color::White, entry.stones[1])] = entry.fewest_before[1];
             self.entries.pop();
             let start = self.entries.last().map_or(0, |e| e.changes_end as usize);
             for &(word, change) in &self.changes[start..] {
@@ -268,18 +308,35 @@ impl History {
             .is_some_and(|&n| n != NONE)
     }
 
+    /// Whether some recorded position may have `own` stones of `color`'s and at most
+    /// `other_at_most` of the other colour's: false promises that none has. One load.
+    #[inline(always)]
+    fn may_have(&self, color: Color, own: u32, other_at_most: u32) -> bool {
+        self.fewest
+            .get(fewest_slot(color, own))
+            .is_some_and(|&fewest| u32::from(fewest) <= other_at_most)
+    }
+
+    /// Whether a board play by `mover` that keeps its stone could leave a position with as
+    /// many stones of each colour as some recorded position, whatever it captures: `stones`
+    /// are the counts before the play (Black's, White's); the play adds one of the mover's and
+    /// leaves the opponent at most as many. False promises that it repeats nothing, under any
+    /// rule. One load, for a caller's fast path.
+    #[inline(always)]
+    pub fn may_repeat_keeping(&self, mover: Color, stones: [u32; 2]) -> bool {
+        let (own, foe) = (stones[mover.index()], stones[mover.opponent().index()]);
+        self.may_have(mover, own + 1, foe)
+    }
+
     /// Whether a board play by `mover` that captures could leave a position with as many stones
     /// of each colour as some recorded position: `stones` are the counts before the play
     /// (Black's, White's); the play adds one of the mover's and takes at least one of the
     /// opponent's. False promises that no capture this turn repeats anything, under any rule.
+    /// One load.
+    #[inline(always)]
     pub fn may_repeat_after_capture(&self, mover: Color, stones: [u32; 2]) -> bool {
-        let (own, foe) = (mover.index(), mover.opponent().index());
-        (0..stones[foe]).any(|left| {
-            let mut after = [0; 2];
-            after[own] = stones[own] + 1;
-            after[foe] = left;
-            self.may_repeat(after)
-        })
+        let (own, foe) = (stones[mover.index()], stones[mover.opponent().index()]);
+        foe > 0 && self.may_have(mover, own + 1, foe - 1)
     }
 
     /// Calls `visit` with the hash of every recorded position that a board play by `mover`

@@ -547,12 +547,14 @@ impl Game {
     /// The judgement of the commonest play, small enough to inline into a caller's loop: the
     /// game in play, and a point on the board, empty, with an empty neighbour. Such a play
     /// keeps its stone, so suicide is out, and under simple ko the ko ban settles it (one load:
-    /// [`Board::is_next_to_empty`]). Under the other rules the point must also have no
-    /// opposing neighbour (one load: [`Board::is_open`]), so that the play captures nothing
-    /// and its result is known; under a repetition rule, a play that
-    /// is not a basic ko's retake and whose result has a count of stones no recorded
-    /// position has ([`History::may_repeat`]) repeats nothing. `None` where the full
-    /// judgement ([`Game::judge_fully`]) must decide; its verdict is always that one.
+    /// [`Board::is_next_to_empty`]). Under the other rules a play that is not a basic ko's
+    /// retake repeats nothing if no recorded position has one stone more of the mover's and
+    /// at most as many of the opponent's, the counts any such play leaves whatever it
+    /// captures (one load: [`History::may_repeat_keeping`]); failing that, if the point also
+    /// has no opposing neighbour (one load: [`Board::is_open`]), the play captures nothing
+    /// and repeats nothing when no recorded position has exactly the counts it leaves
+    /// ([`History::may_repeat`]). `None` where the full judgement ([`Game::judge_fully`]) must
+    /// decide; its verdict is always that one.
     #[inline(always)]
     fn judge_open(&self, color: Color, point: Point) -> Option<Result<(), Reason>> {
         if !matches!(self.phase, Phase::Playing | Phase::Resumed) {
@@ -569,13 +571,22 @@ impl Game {
                 Ok(())
             });
         }
-        if !self.board.is_open(color, point) || is_ko_retake {
+        if is_ko_retake || !self.board.is_next_to_empty(point) {
             return None;
         }
-        let mut stones_after = [
+        let stones = [
             self.board.stone_count(Color::Black),
             self.board.stone_count(Color::White),
         ];
+        // Whatever it captures, the play leaves the mover one stone more and the opponent no
+        // more than now: if no recorded position has such counts, it repeats nothing.
+        if !self.history.may_repeat_keeping(color, stones) {
+            return Some(Ok(()));
+        }
+        if !self.board.is_open(color, point) {
+            return None;
+        }
+        let mut stones_after = stones;
         stones_after[color.index()] += 1;
         if self.history.may_repeat(stones_after) {
             return None;
