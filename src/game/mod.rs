@@ -424,9 +424,10 @@ impl Game {
     /// few such positions are found from the history's positions with the stone counts it
     /// would make ([`History::each_candidate`]), not by a look-up for each point; most points
     /// are sorted a word of the board at a time ([`Board::turn_plays`]). Such a point, a play
-    /// that captures, and one whose stone would be lost are judged by `check_play` itself; so
-    /// is every point outside plain play (a paused or ended game, the confirmation of the
-    /// end).
+    /// that captures where some recorded position has the stone counts a capture could leave
+    /// ([`History::may_repeat_after_capture`]), and one whose stone would be lost are judged
+    /// by `check_play` itself; so is every point outside plain play (a paused or ended game,
+    /// the confirmation of the end).
     #[inline]
     pub fn each_legal_play(&self, color: Color, mut visit: impl FnMut(Point)) {
         let (width, height) = (self.board.width(), self.board.height());
@@ -441,10 +442,18 @@ impl Game {
             }
             return;
         }
-        // Sorted in place, without copying the sets.
-        let mut plays = self
-            .board
-            .turn_plays(color, self.rules.ko.forbids_repetition());
+        let stones = [
+            self.board.stone_count(Color::Black),
+            self.board.stone_count(Color::White),
+        ];
+        // Plays that capture are kept apart only where one could repeat a recorded position:
+        // under a superko, and only if some recorded position has one stone more of the
+        // mover's and fewer of the opponent's (one load). Otherwise a capture, which keeps its
+        // stone, is judged as any play that keeps its stone. Sorted in place, without copying
+        // the sets.
+        let captures_apart = self.rules.ko.forbids_repetition()
+            && self.history.may_repeat_after_capture(color, stones);
+        let mut plays = self.board.turn_plays(color, captures_apart);
         let TurnPlays {
             keeps: legal,
             captures,
@@ -465,10 +474,6 @@ impl Game {
                 whole.insert(point);
             }
         }
-        let stones = [
-            self.board.stone_count(Color::Black),
-            self.board.stone_count(Color::White),
-        ];
         let mut stones_after = stones;
         stones_after[color.index()] += 1;
         self.history
@@ -479,13 +484,8 @@ impl Game {
                     }
                 }
             });
-        if !captures.is_empty() {
-            if self.history.may_repeat_after_capture(color, stones) {
-                whole.extend(captures);
-            } else {
-                legal.extend(captures);
-            }
-        }
+        // Kept apart only where some capture could repeat a recorded position.
+        whole.extend(captures);
         whole.for_each(|point| {
             if self.check_play(color, point).is_ok() {
                 legal.insert(point);
