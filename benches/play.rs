@@ -91,7 +91,9 @@
 //! points or a branch on them); ours asks `Game::each_legal_play`, the library's own way of
 //! listing a turn's legal plays (GTP's `all_legal` and perft's leaves use it), which sorts most
 //! points a word of the board at a time and gives the verdicts `check_play` gives, every rule
-//! kept. Ours judges the drawn play once more when it plays it; OpenSpiel does not. A game stops
+//! kept. Ours makes the drawn play from the turn's judgement (`Game::turn`, `Turn::play`), as
+//! OpenSpiel's shim makes it without judging it again; `goban` and the ceiling judge it once
+//! more. A game stops
 //! after two consecutive passes or at three times the board area in moves. Suicide forbidden,
 //! pass stones on.
 //!
@@ -254,6 +256,26 @@ trait Player {
         });
     }
     fn try_play(&mut self, c: Coord, captured: &mut Vec<Coord>) -> bool;
+    /// A move of the uniform workload: the legal plays listed into `legal` (as
+    /// [`Player::legal_plays`] lists them), the one at the index `draw` picks from their
+    /// number made (reporting the points its captures emptied), and its point returned; `None`
+    /// if no play is legal. By default the drawn play is made by [`Player::try_play`], which
+    /// judges it once more (as the peers' boards need).
+    fn play_drawn(
+        &mut self,
+        empties: &Empties,
+        legal: &mut Vec<Coord>,
+        draw: impl FnOnce(usize) -> usize,
+        captured: &mut Vec<Coord>,
+    ) -> Option<Coord> {
+        self.legal_plays(empties, legal);
+        if legal.is_empty() {
+            return None;
+        }
+        let c = legal[draw(legal.len())];
+        assert!(self.try_play(c, captured), "{c:?} was judged legal");
+        Some(c)
+    }
     fn pass(&mut self);
     fn restart(&mut self);
 }
@@ -310,13 +332,19 @@ impl<P: Player> Stream<P> {
         self.passes = 0;
     }
 
-    /// The play at `c` if it is legal, with the list of empty points kept up to date (the
-    /// points a capture emptied go back in row-major order, as every contender puts them).
+    /// The play at `c` if it is legal, with the list of empty points kept up to date.
     fn try_play(&mut self, c: Coord) -> bool {
         self.captured.clear();
         if !self.player.try_play(c, &mut self.captured) {
             return false;
         }
+        self.played(c);
+        true
+    }
+
+    /// The list of empty points brought up to date after a play at `c` that emptied
+    /// `self.captured` (which go back in row-major order, as every contender puts them).
+    fn played(&mut self, c: Coord) {
         self.empties.remove(c);
         if self.captured.len() > 1 {
             self.captured.sort_unstable_by_key(|&(col, row)| (row, col));
@@ -324,7 +352,6 @@ impl<P: Player> Stream<P> {
         for &p in &self.captured {
             self.empties.insert(p);
         }
-        true
     }
 
     /// One move; true when it ended the game (and the next one has started).
@@ -346,13 +373,20 @@ impl<P: Player> Stream<P> {
             }
             Policy::Uniform => {
                 self.legal.clear();
-                self.player.legal_plays(&self.empties, &mut self.legal);
-                if self.legal.is_empty() {
-                    false
-                } else {
-                    let c = self.legal[self.rng.below(self.legal.len())];
-                    assert!(self.try_play(c), "{c:?} was judged legal");
-                    true
+                self.captured.clear();
+                let rng = &mut self.rng;
+                let drawn = self.player.play_drawn(
+                    &self.empties,
+                    &mut self.legal,
+                    |n| rng.below(n),
+                    &mut self.captured,
+                );
+                match drawn {
+                    Some(c) => {
+                        self.played(c);
+                        true
+                    }
+                    None => false,
                 }
             }
         };
@@ -446,6 +480,30 @@ impl Player for Reference {
     fn legal_plays(&self, _: &Empties, legal: &mut Vec<Coord>) {
         let game = self.game();
         game.each_legal_play(game.to_move(), |p| legal.push((p.col, p.row)));
+    }
+
+    /// The turn judged once (`Game::turn`), and the drawn play made from that judgement
+    /// (`Turn::play`), as OpenSpiel's shim makes it without judging it again.
+    fn play_drawn(
+        &mut self,
+        _: &Empties,
+        legal: &mut Vec<Coord>,
+        draw: impl FnOnce(usize) -> usize,
+        captured: &mut Vec<Coord>,
+    ) -> Option<Coord> {
+        let turn = self.game.as_mut().expect("a game").turn();
+        turn.for_each(|p| legal.push((p.col, p.row)));
+        if legal.is_empty() {
+            return None;
+        }
+        let c = legal[draw(legal.len())];
+        let removed = turn
+            .play(Point::new(c.0, c.1))
+            .unwrap_or_else(|reason| panic!("{c:?} was listed as legal: {reason}"));
+        for p in removed.captured.iter().chain(removed.self_captured) {
+            captured.push((p.col, p.row));
+        }
+        Some(c)
     }
 
     /// One judgement: the play judged legal is made from that judgement.

@@ -341,6 +341,62 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// `Game::turn` lists what `legal_plays` lists for the player to move, and `Turn::play`
+    /// makes a listed play exactly as `Game::apply` makes it (board, turn, prisoners and every
+    /// later judgement, compared through the next turn's list) and refuses any other point
+    /// with the reason `judge_play` gives, changing nothing, under any rules and through
+    /// paused, resumed, confirming and ended games.
+    #[test]
+    fn a_turn_judged_whole_plays_as_apply(
+        rules in any_rules(),
+        size in 2u8..6,
+        steps in prop::collection::vec((any_event(5), 0usize..36, any::<bool>()), 0..160),
+    ) {
+        let mut turned = Game::new(rules, &Setup::empty(size, size)).unwrap();
+        let mut applied = turned.clone();
+        for (event, pick, listed) in steps {
+            let color = turned.to_move();
+            let expected = applied.legal_plays(color);
+            let turn = turned.turn();
+            let mut listed_plays = Vec::new();
+            turn.for_each(|p| listed_plays.push(p));
+            prop_assert_eq!(&listed_plays, &expected);
+            prop_assert_eq!(turn.len(), expected.len());
+            prop_assert_eq!(turn.is_empty(), expected.is_empty());
+            let points: Vec<Point> = applied.board().points().collect();
+            let p = if listed && !expected.is_empty() {
+                expected[pick % expected.len()]
+            } else {
+                points[pick % points.len()]
+            };
+            prop_assert_eq!(turn.contains(p), expected.contains(&p));
+            match turn.play(p) {
+                Ok(removed) => {
+                    let (captured, self_captured) =
+                        (removed.captured.to_vec(), removed.self_captured.to_vec());
+                    let verdict = applied.apply(Event::Move(color, Move::Play(p)));
+                    prop_assert_eq!(verdict, Verdict::Legal { captured, self_captured });
+                }
+                Err(reason) => {
+                    prop_assert!(!expected.contains(&p));
+                    let refused = applied.judge_play(color, p).err();
+                    prop_assert_eq!(Some(reason), refused);
+                }
+            }
+            prop_assert_eq!(turned.board(), applied.board());
+            prop_assert_eq!(turned.to_move(), applied.to_move());
+            prop_assert_eq!(turned.phase(), applied.phase());
+            prop_assert_eq!(turned.prisoners(Color::Black), applied.prisoners(Color::Black));
+            prop_assert_eq!(turned.prisoners(Color::White), applied.prisoners(Color::White));
+            // Other events (passes, disputes, agreements) move both games alike.
+            prop_assert_eq!(turned.apply(event.clone()), applied.apply(event));
+        }
+    }
+}
+
 /// The same agreement where it is hardest: long games of legal plays only, on boards small
 /// enough that positions recur, under every ko rule and self-capture rule. The games are
 /// checked to have met every kind of refusal `legal_plays` must reproduce (superko, the ko

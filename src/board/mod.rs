@@ -624,6 +624,11 @@ impl Board {
         }
     }
 
+    /// An empty set of this board's points.
+    pub fn point_set(&self) -> PointSet {
+        PointSet::new(self.width, self.height, self.stride)
+    }
+
     /// Every empty point sorted by what a play of `color` there would do, for a whole turn at
     /// once, as [`Board::quiet_play`] judges each: `keeps` holds the points where its stone
     /// stays on the board and, if `captures_apart`, it captures nothing
@@ -656,8 +661,8 @@ impl Board {
         } else {
             [0; point_set::WORDS]
         };
-        let new_set = || PointSet::new(self.width, self.height, self.stride);
-        let (mut keeps, mut captured, mut lost) = (new_set(), new_set(), new_set());
+        let (mut keeps, mut captured, mut lost) =
+            (self.point_set(), self.point_set(), self.point_set());
         for i in 0..words {
             let open = empty[i] & next_to_empty[i];
             keeps.words[i] = open & !captures[i];

@@ -24,7 +24,7 @@ pub use verdict::{Reason, Verdict};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Color, Move, Point, QuietPlay, TurnPlays};
+use crate::board::{Board, Color, Move, Point, PointSet, QuietPlay, TurnPlays};
 use crate::rules::{CycleOutcome, Ending, KoRule, PassStones, Rules, SuicideRule, WhitePassesLast};
 
 /// Where the game stands.
@@ -211,6 +211,58 @@ pub struct Removed<'g> {
     pub captured: &'g [Point],
     /// The mover's own stones removed (only where the rules allow self-capture).
     pub self_captured: &'g [Point],
+}
+
+/// The turn of the player to move, judged whole by [`Game::turn`]: its legal board plays,
+/// one of which can be made without being judged again. It holds the game mutably, so the
+/// judgement still holds when [`Turn::play`] makes a play; dropping it changes nothing.
+#[must_use = "a judged turn changes nothing until a play is made"]
+pub struct Turn<'g> {
+    game: &'g mut Game,
+    color: Color,
+    legal: PointSet,
+}
+
+impl<'g> Turn<'g> {
+    /// The player to move.
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    /// Number of legal board plays.
+    pub fn len(&self) -> usize {
+        self.legal.len()
+    }
+
+    /// Whether no board play is legal (a pass always is while play goes on).
+    pub fn is_empty(&self) -> bool {
+        self.legal.is_empty()
+    }
+
+    /// Whether a board play at `point` is legal.
+    pub fn contains(&self, point: Point) -> bool {
+        self.game.board.contains(point) && self.legal.contains(point)
+    }
+
+    /// Calls `visit` with every legal board play, in the order of
+    /// [`Game::each_legal_play`]: row 0 first, each row's columns in turn.
+    pub fn for_each(&self, visit: impl FnMut(Point)) {
+        self.legal.for_each(visit);
+    }
+
+    /// Makes the board play at `point` if it is one of the turn's legal plays, without judging
+    /// it again: the change of state is that of [`Game::apply`] with the same move, and what
+    /// it removed is lent as [`JudgedPlay::play_in_place`] lends it. Any other point is judged
+    /// as [`Game::judge_play`] judges it, and its refusal given.
+    pub fn play(self, point: Point) -> Result<Removed<'g>, Reason> {
+        let Turn { game, color, legal } = self;
+        if game.board.contains(point) && legal.contains(point) {
+            return Ok(game.play(color, point));
+        }
+        let judged = game.judge_play(color, point)?;
+        debug_assert!(false, "{point} is legal but was not listed");
+        Ok(judged.play_in_place())
+    }
 }
 
 /// A game's state saved by [`Game::mark`], for [`Game::rewind`] to put back: the undo record
@@ -429,18 +481,25 @@ impl Game {
     /// by `check_play` itself; so is every point outside plain play (a paused or ended game,
     /// the confirmation of the end).
     #[inline]
-    pub fn each_legal_play(&self, color: Color, mut visit: impl FnMut(Point)) {
+    pub fn each_legal_play(&self, color: Color, visit: impl FnMut(Point)) {
+        self.legal_set(color).for_each(visit);
+    }
+
+    /// The points of [`Game::each_legal_play`], as a set.
+    #[inline]
+    fn legal_set(&self, color: Color) -> PointSet {
         let (width, height) = (self.board.width(), self.board.height());
         if !matches!(self.phase, Phase::Playing | Phase::Resumed) || self.confirmation.is_some() {
+            let mut legal = self.board.point_set();
             for row in 0..height {
                 for col in 0..width {
                     let point = Point::new(col, row);
                     if self.check_play(color, point).is_ok() {
-                        visit(point);
+                        legal.insert(point);
                     }
                 }
             }
-            return;
+            return legal;
         }
         let stones = [
             self.board.stone_count(Color::Black),
@@ -491,7 +550,22 @@ impl Game {
                 legal.insert(point);
             }
         });
-        legal.for_each(visit);
+        plays.keeps
+    }
+
+    /// The turn of the player to move, judged whole: its legal board plays, found as
+    /// [`Game::each_legal_play`] finds them, any one of which [`Turn::play`] makes without
+    /// judging it again. What a player drawing among all the legal plays needs (a uniform
+    /// random playout): one judgement of the turn, where listing it and then making the drawn
+    /// play through [`Game::judge_play`] judges that play twice.
+    pub fn turn(&mut self) -> Turn<'_> {
+        let color = self.to_move;
+        let legal = self.legal_set(color);
+        Turn {
+            game: self,
+            color,
+            legal,
+        }
     }
 
     /// [`Game::each_legal_play`] collected.
