@@ -14,6 +14,10 @@ pub(super) const WORDS: usize = ((MAX_SIDE as usize + 2) * (MAX_SIDE as usize + 
 pub struct PointSet {
     pub(super) words: [u64; WORDS],
     stride: usize,
+    /// `2^16 / stride` rounded up: a padded index times this, shifted right by 16, is its
+    /// row (exact for every index below 1,024 and every stride of a board: the rounding error
+    /// is below the stride, so below 2^6, and indices are below 2^10).
+    reciprocal: u32,
     width: u8,
     height: u8,
 }
@@ -25,6 +29,7 @@ impl PointSet {
         PointSet {
             words: [0; WORDS],
             stride,
+            reciprocal: (1u32 << 16).div_ceil(stride as u32),
             width,
             height,
         }
@@ -85,21 +90,22 @@ impl PointSet {
         self.words.iter().all(|&w| w == 0)
     }
 
-    /// Calls `visit` with every point, row 0 first, each row's columns in turn.
+    /// Calls `visit` with every point, row 0 first, each row's columns in turn: the order of
+    /// the padded indices, so the set bits are taken word after word, and each index turned
+    /// into its row and column with a multiplication (no division, and no branch at the end of
+    /// each row).
     #[inline]
     pub fn for_each(&self, mut visit: impl FnMut(Point)) {
-        for row in 0..self.height {
-            let first = (usize::from(row) + 1) * self.stride + 1;
-            let (word, shift) = (first / 64, first % 64);
-            // A row is at most 25 points; the words past the padded area are zero.
-            let mut bits = self.words[word] >> shift;
-            if shift + usize::from(self.width) > 64 {
-                bits |= self.words[word + 1] << (64 - shift);
-            }
-            bits &= (1u64 << self.width) - 1;
+        let used = ((usize::from(self.height) + 2) * self.stride).div_ceil(64);
+        for (w, &word) in self.words[..used.min(WORDS)].iter().enumerate() {
+            let mut bits = word;
             while bits != 0 {
-                visit(Point::new(bits.trailing_zeros() as u8, row));
+                let index = (w * 64) as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
+                let padded_row = (index * self.reciprocal) >> 16;
+                let padded_col = index - padded_row * self.stride as u32;
+                // A set holds only points of the board, never its border.
+                visit(Point::new(padded_col as u8 - 1, padded_row as u8 - 1));
             }
         }
     }
@@ -136,5 +142,20 @@ mod tests {
             assert!(!set.contains(expected[0]));
         }
         assert!(PointSet::new(9, 9, 11).is_empty());
+    }
+
+    #[test]
+    fn the_reciprocal_gives_every_row_of_every_board() {
+        for side in 2..=MAX_SIDE as usize {
+            let stride = side + 2;
+            let set = PointSet::new(side as u8, side as u8, stride);
+            for index in 0..1024u32 {
+                assert_eq!(
+                    (index * set.reciprocal) >> 16,
+                    index / stride as u32,
+                    "index {index}, stride {stride}"
+                );
+            }
+        }
     }
 }
