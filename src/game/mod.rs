@@ -701,6 +701,26 @@ impl Game {
                 Some(QuietPlay::Lost) if self.rules.suicide == SuicideRule::Forbidden => {
                     return Err(Reason::Suicide)
                 }
+                // A play that captures keeps its stone; if no recorded position has the counts
+                // a capture could leave, it repeats nothing, and only the ban on a basic ko's
+                // retake is left to judge (the first check of `judge_repetition`), without a
+                // preview.
+                Some(QuietPlay::Captures)
+                    if !self.history.may_repeat_after_capture(
+                        color,
+                        [
+                            self.board.stone_count(Color::Black),
+                            self.board.stone_count(Color::White),
+                        ],
+                    ) =>
+                {
+                    let is_ko_retake = self.ko_ban == Some((color, point));
+                    return if is_ko_retake && self.rules.ko.bans_basic_ko() {
+                        Err(Reason::Ko)
+                    } else {
+                        Ok(())
+                    };
+                }
                 Some(QuietPlay::Lost | QuietPlay::Captures) => {}
             }
         }
