@@ -934,11 +934,26 @@ impl Board {
             self.around[n] = self.around[n].wrapping_add(became);
         }
         self.libs[index] = libs;
-        for n in self.neighbours(index) {
-            let a = usize::from(self.head[index]);
-            let b = usize::from(self.head[n]);
-            if (self.cells[n] == own) & (a != b) {
-                self.merge(a, b);
+        // The strings the stone joins: none (one test of the neighbours' counts), one (found
+        // without a branch on each neighbour, whose contents are a coin toss in play), or
+        // several, each merged once.
+        let friends = (self.around[index] >> neighbour_shift(own)) & NEIGHBOUR_MASK;
+        if friends == 1 {
+            let friend = self.neighbours(index).into_iter().fold(index, |at, n| {
+                if self.cells[n] == own {
+                    n
+                } else {
+                    at
+                }
+            });
+            self.merge(index, usize::from(self.head[friend]));
+        } else if friends > 1 {
+            for n in self.neighbours(index) {
+                let a = usize::from(self.head[index]);
+                let b = usize::from(self.head[n]);
+                if (self.cells[n] == own) & (a != b) {
+                    self.merge(a, b);
+                }
             }
         }
     }
@@ -988,11 +1003,12 @@ impl Board {
         let mut s = head;
         loop {
             for n in self.neighbours(s) {
+                // Without a branch: an empty or border point gives nothing to the string its
+                // stale head names (every head is a point index, so in range).
                 self.around[n] = self.around[n].wrapping_add(became);
-                if self.cells[n] == BLACK || self.cells[n] == WHITE {
-                    let h = usize::from(self.head[n]);
-                    self.libs[h] += 1;
-                }
+                let c = self.cells[n];
+                let h = usize::from(self.head[n]);
+                self.libs[h] += u16::from((c == BLACK) | (c == WHITE));
             }
             s = usize::from(self.next[s]);
             if s == head {
