@@ -672,12 +672,13 @@ impl Board {
                 let index = i * 64 + rest.trailing_zeros() as usize;
                 let bit = rest & rest.wrapping_neg();
                 rest &= rest - 1;
-                match self.quiet_play_at(index, color) {
-                    QuietPlay::Keeps { .. } => keeps.words[i] |= bit,
-                    QuietPlay::Captures if !captures_apart => keeps.words[i] |= bit,
-                    QuietPlay::Captures => captured.words[i] |= bit,
-                    QuietPlay::Lost => lost.words[i] |= bit,
-                }
+                // Sorted by masks, not by a branch on the verdict (a coin toss in play).
+                let (captures, keeps_stone) = self.enclosed_play(index, color);
+                let apart = captures & captures_apart;
+                let mask = |set: bool| 0u64.wrapping_sub(u64::from(set)) & bit;
+                keeps.words[i] |= mask(keeps_stone & !apart);
+                captured.words[i] |= mask(apart);
+                lost.words[i] |= mask(!keeps_stone);
             }
         }
         TurnPlays {
@@ -685,6 +686,26 @@ impl Board {
             captures: captured,
             lost,
         }
+    }
+
+    /// What a play of `color` does at the empty point of padded index `index` with no empty
+    /// neighbour, as [`Board::quiet_play_at`] judges it: whether it captures, and whether its
+    /// stone stays on the board (it does when it captures, or when a string it joins keeps a
+    /// liberty), computed without a branch.
+    #[inline(always)]
+    fn enclosed_play(&self, index: usize, color: Color) -> (bool, bool) {
+        let own = cell_of(color);
+        let heads = self.string_heads(&self.neighbours(index));
+        let mut captures = false;
+        let mut friend_keeps_liberty = false;
+        for &h in &heads {
+            let (libs, touches) = (self.libs[h], liberties_lost(&heads, h));
+            let stone = h != NO_STRING;
+            let friend = stone & (self.cells[h] == own);
+            captures |= stone & !friend & (libs == touches);
+            friend_keeps_liberty |= friend & (libs > touches);
+        }
+        (captures, captures | friend_keeps_liberty)
     }
 
     /// The empty points where a play captures something, among those next to an empty point,
@@ -761,11 +782,9 @@ impl Board {
         neighbours.map(|n| {
             let c = self.cells[n];
             let h = usize::from(self.head[n]);
-            if (c == BLACK) | (c == WHITE) {
-                h
-            } else {
-                NO_STRING
-            }
+            // A mask rather than an `if`, which the compiler may turn into a branch.
+            let stone = 0usize.wrapping_sub(usize::from((c == BLACK) | (c == WHITE)));
+            NO_STRING ^ ((h ^ NO_STRING) & stone)
         })
     }
 
