@@ -264,7 +264,7 @@ fn budget_of_docs() -> Vec<String> {
     let flags = &docs[at..at + docs[at..].find('`').unwrap()];
     let words: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
     assert!(
-        words.len() % 2 == 0 && words.iter().step_by(2).all(|w| w.ends_with("max-nodes")),
+        words.len().is_multiple_of(2) && words.iter().step_by(2).all(|w| w.ends_with("max-nodes")),
         "{flags}"
     );
     words

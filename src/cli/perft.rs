@@ -91,7 +91,7 @@ pub(super) fn perft(root: &Project, args: &PerftArgs) -> CommandResult {
     let mut start = start;
     if let Some(text) = &args.moves {
         let words: Vec<&str> = text.split_whitespace().collect();
-        if words.len() % 2 != 0 {
+        if !words.len().is_multiple_of(2) {
             return Err(format!(
                 "--moves `{text}`: expected colour and vertex pairs, e.g. \"B A1 W pass\""
             ));

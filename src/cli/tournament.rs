@@ -434,7 +434,7 @@ fn print_standings_json(
 ) -> CommandResult {
     // Whole points as integers, half points as decimals: 3 and 2.5.
     let points = |h: u32| {
-        if h % 2 == 0 {
+        if h.is_multiple_of(2) {
             serde_json::json!(h / 2)
         } else {
             serde_json::json!(f64::from(h) / 2.0)

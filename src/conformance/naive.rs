@@ -168,7 +168,7 @@ fn liberties(grid: &Grid, string: &[Point], width: u8, height: u8) -> Vec<Point>
 fn fixed_handicap(size: u8, stones: usize) -> Option<Vec<Point>> {
     let most = if size < 7 {
         0
-    } else if size == 7 || size % 2 == 0 {
+    } else if size == 7 || size.is_multiple_of(2) {
         4
     } else {
         9

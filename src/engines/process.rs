@@ -405,7 +405,7 @@ impl std::fmt::Debug for EngineProcess {
 
 /// A time limit for messages: `10 s`, `500 ms`, `1.5 s`.
 pub(crate) fn show_duration(d: Duration) -> String {
-    if d.as_millis() % 1000 == 0 {
+    if d.as_millis().is_multiple_of(1000) {
         format!("{} s", d.as_secs())
     } else if d < Duration::from_secs(1) {
         format!("{} ms", d.as_millis())

@@ -257,7 +257,7 @@ impl GameInput {
     /// The board's width and height: square unless the input asks for another shape.
     fn dimensions(&self) -> (u8, u8) {
         let width = 2 + self.width % (MAX_SIDE - 1);
-        let height = if self.shape % 4 == 0 {
+        let height = if self.shape.is_multiple_of(4) {
             2 + self.height % (MAX_SIDE - 1)
         } else {
             width

@@ -69,7 +69,7 @@ impl Count {
 pub fn format_points(half: i32) -> String {
     let sign = if half < 0 { "-" } else { "" };
     let magnitude = half.unsigned_abs();
-    if magnitude % 2 == 0 {
+    if magnitude.is_multiple_of(2) {
         format!("{sign}{}", magnitude / 2)
     } else {
         format!("{sign}{}.5", magnitude / 2)

@@ -193,7 +193,7 @@ pub fn parse(text: &str) -> Result<Vec<Record>, ParseError> {
             }
             "moves" => {
                 let setup = &record.start.setup;
-                if words.len() % 2 != 0 {
+                if !words.len().is_multiple_of(2) {
                     return Err(fail(
                         "`moves` takes colour and vertex pairs, e.g. `B C3 W pass`".to_string(),
                     ));

@@ -286,7 +286,7 @@ impl fmt::Display for Half {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let n = self.0.unsigned_abs();
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             write!(f, "{sign}{}", n / 2)
         } else {
             write!(f, "{sign}{}.5", n / 2)

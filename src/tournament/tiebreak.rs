@@ -349,7 +349,7 @@ fn standings_by(
             for row in &mut rows[group_place..] {
                 row.prize = Some(share);
             }
-            if total % count != 0 {
+            if !total.is_multiple_of(count) {
                 notes.push(format!(
                     "prizes: {} cent(s) of the {} split among the players on {} are left over",
                     total % count,
