@@ -604,20 +604,10 @@ impl Board {
             // No opposing string to capture, and a liberty: most points, settled by one load.
             return QuietPlay::Keeps { hash_after };
         }
-        let neighbours = self.neighbours(index);
-        let heads = self.string_heads(&neighbours);
-        let mut captures = false;
-        let mut friend_keeps_liberty = false;
-        for &h in &heads {
-            let (libs, touches) = (self.libs[h], liberties_lost(&heads, h));
-            let stone = h != NO_STRING;
-            let friend = stone & (self.cells[h] == own);
-            captures |= stone & !friend & (libs == touches);
-            friend_keeps_liberty |= friend & (libs > touches);
-        }
+        let (captures, joined_keeps_liberty) = self.enclosed_play(index, color);
         if captures {
             QuietPlay::Captures
-        } else if empty | friend_keeps_liberty {
+        } else if empty | joined_keeps_liberty {
             QuietPlay::Keeps { hash_after }
         } else {
             QuietPlay::Lost
@@ -688,10 +678,11 @@ impl Board {
         }
     }
 
-    /// What a play of `color` does at the empty point of padded index `index` with no empty
-    /// neighbour, as [`Board::quiet_play_at`] judges it: whether it captures, and whether its
-    /// stone stays on the board (it does when it captures, or when a string it joins keeps a
-    /// liberty), computed without a branch.
+    /// What the neighbouring strings make of a play of `color` at the empty point of padded
+    /// index `index`, its empty neighbours left aside: whether it captures, and whether its
+    /// stone stays on the board through them (it does when it captures, or when a string it
+    /// joins keeps a liberty), computed without a branch. For a point with no empty
+    /// neighbour that settles the play; [`Board::quiet_play_at`] adds the empty neighbours.
     #[inline(always)]
     fn enclosed_play(&self, index: usize, color: Color) -> (bool, bool) {
         let own = cell_of(color);
