@@ -59,9 +59,10 @@
 //!    storage. Every check of the rules is kept: the full repetition history with whole
 //!    positions compared behind every hash match. Under simple ko a point with an empty
 //!    neighbour is judged by one load of the board's neighbour counts, as OpenSpiel judges
-//!    it; under superko that load also needs no opposing neighbour (so that the play captures
-//!    nothing), and the result is looked up in the history only when some recorded position
-//!    has as many stones of each colour; every other point gets the full judgement.
+//!    it; under superko such a play also needs no recorded position with one stone more of
+//!    the mover's and at most as many of the opponent's (one more load, the counts any such
+//!    play leaves whatever it captures), or else no opposing neighbour and no recorded
+//!    position with exactly the counts it leaves; every other point gets the full judgement.
 //! 2. The ceiling (`ceiling/<ko>`): a minimal board written here for speed alone, which trusts
 //!    64-bit hashes where the reference compares whole positions. Before it is timed, 20 games
 //!    per size and ko rule are played with it and the reference in step, every point judged by
@@ -1406,7 +1407,9 @@ fn ratios(_: &mut Criterion) {
 /// one contender (`ours`, `ceiling` or `openspiel`, the last under its own ko rule whatever KO
 /// says) alone, fresh or fixed games, for at least MOVES moves,
 /// and nothing else, so that a profiler or a simulator (`valgrind --tool=cachegrind
-/// --branch-sim=yes`) sees that loop alone. Prints the moves played.
+/// --branch-sim=yes`) sees that loop alone. Prints the moves played and their rate over the
+/// loop alone (the set-up and the checks before it, OpenSpiel's especially, are not counted:
+/// timing the whole process understates the contenders that are checked first).
 fn play_only(spec: &str) {
     let words: Vec<&str> = spec.split(',').collect();
     let (who, side, ko, method, moves, policy) = match words[..] {
