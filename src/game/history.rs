@@ -50,8 +50,9 @@ fn compared_under(rule: KoRule, e: &Entry, mover: Color) -> bool {
 }
 
 /// Entries of each half of [`History`]'s `fewest`: one for every count of one colour's
-/// stones a board can hold (none to the whole of the largest board).
-const FEWEST_LEN: usize = (MAX_SIDE as usize) * (MAX_SIDE as usize) + 1;
+/// stones a board can hold (none to the whole of the largest board), and one past it, which
+/// is asked of (one stone more than now) when that colour fills the board.
+const FEWEST_LEN: usize = (MAX_SIDE as usize) * (MAX_SIDE as usize) + 2;
 
 /// `History::fewest` where no recorded position has that count.
 const NO_COUNT: u16 = u16::MAX;
@@ -609,6 +610,46 @@ mod tests {
                 || { b.clone() }
             ));
         }
+    }
+
+    #[test]
+    fn the_fewest_counts_follow_recording_truncation_and_reuse() {
+        // Positions with (Black, White) stones (0, 0), (1, 0), (1, 1), (2, 1), then (1, 2)
+        // after a capture is simulated by a fresh board.
+        let mut history = History::new();
+        let counts = [(0u8, 0u8), (1, 0), (1, 1), (2, 1), (1, 2)];
+        for &(black, white) in &counts {
+            let mut b = Board::new(9, 9).unwrap();
+            for k in 0..black {
+                b.set_stone(Color::Black, Point::new(k, 0));
+            }
+            for k in 0..white {
+                b.set_stone(Color::White, Point::new(k, 4));
+            }
+            history.record(&mut b, Color::Black, None);
+        }
+        // Black to play from (0, 2): a play keeping its stone leaves (1, <=2); (1, 0), (1, 1)
+        // and (1, 2) were recorded. From (1, 0): (2, <=0) never stood.
+        assert!(history.may_repeat_keeping(Color::Black, [0, 2]));
+        assert!(!history.may_repeat_keeping(Color::Black, [1, 0]));
+        // A capture by Black from (0, 1) leaves (1, 0): recorded. By White from (2, 0) leaves
+        // (<=1, 1): (1, 1) recorded; from (0, 0) White captures nothing.
+        assert!(history.may_repeat_after_capture(Color::Black, [0, 1]));
+        assert!(history.may_repeat_after_capture(Color::White, [2, 0]));
+        assert!(!history.may_repeat_after_capture(Color::White, [0, 0]));
+        // White to play from (2, 0): keeping its stone leaves (<=2, 1): (1, 1), (2, 1) stood.
+        assert!(history.may_repeat_keeping(Color::White, [2, 0]));
+        // Taken back to the first three positions: (2, 1) and (1, 2) are gone.
+        history.truncate(3);
+        assert!(!history.may_repeat_keeping(Color::Black, [1, 1]));
+        assert!(history.may_repeat_keeping(Color::Black, [0, 1]));
+        assert!(!history.may_repeat_keeping(Color::White, [1, 1]));
+        // One stone more than a full board of Black's asks past Black's counts, not into
+        // White's (where the empty position's count of none stands).
+        assert!(!history.may_repeat_keeping(Color::Black, [625, 0]));
+        let history = history.reused(false);
+        assert!(!history.may_repeat_keeping(Color::Black, [0, 1]));
+        assert!(!history.may_repeat_after_capture(Color::Black, [0, 1]));
     }
 
     fn stones(b: &Board) -> [u32; 2] {
