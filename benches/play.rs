@@ -501,9 +501,7 @@ impl Player for Reference {
         let removed = turn
             .play(Point::new(c.0, c.1))
             .unwrap_or_else(|reason| panic!("{c:?} was listed as legal: {reason}"));
-        for p in removed.captured.iter().chain(removed.self_captured) {
-            captured.push((p.col, p.row));
-        }
+        report_removed(removed, captured);
         Some(c)
     }
 
@@ -515,9 +513,7 @@ impl Player for Reference {
             return false;
         };
         let removed = judged.play_in_place();
-        for p in removed.captured.iter().chain(removed.self_captured) {
-            captured.push((p.col, p.row));
-        }
+        report_removed(removed, captured);
         true
     }
 
@@ -531,6 +527,13 @@ impl Player for Reference {
         let spare = self.game.take().expect("a game");
         self.game =
             Some(Game::new_reusing(self.rules, &self.setup, spare).expect("an empty board"));
+    }
+}
+
+/// The points a play of the reference emptied, in the form the harness keeps.
+fn report_removed(removed: goconform::game::Removed<'_>, captured: &mut Vec<Coord>) {
+    for p in removed.captured.iter().chain(removed.self_captured) {
+        captured.push((p.col, p.row));
     }
 }
 

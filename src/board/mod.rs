@@ -392,6 +392,13 @@ impl Board {
         self.stones[color.index()]
     }
 
+    /// Stones of each colour on the board: Black's, White's (the pair the repetition history
+    /// indexes positions by).
+    #[inline]
+    pub fn stone_counts(&self) -> [u32; 2] {
+        self.stones
+    }
+
     /// True if the point lies on this board.
     #[inline]
     pub fn contains(&self, p: Point) -> bool {

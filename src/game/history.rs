@@ -227,10 +227,7 @@ impl History {
             );
         }
         let hash = board.hash();
-        let stones = [
-            board.stone_count(Color::Black),
-            board.stone_count(Color::White),
-        ];
+        let stones = board.stone_counts();
         let same_stones = std::mem::replace(
             &mut self.by_stones[stone_slot(stones)],
             self.entries.len() as u32,
@@ -653,6 +650,6 @@ mod tests {
     }
 
     fn stones(b: &Board) -> [u32; 2] {
-        [b.stone_count(Color::Black), b.stone_count(Color::White)]
+        b.stone_counts()
     }
 }

@@ -501,10 +501,7 @@ impl Game {
             }
             return legal;
         }
-        let stones = [
-            self.board.stone_count(Color::Black),
-            self.board.stone_count(Color::White),
-        ];
+        let stones = self.board.stone_counts();
         // Plays that capture are kept apart only where one could repeat a recorded position:
         // under a superko, and only if some recorded position has one stone more of the
         // mover's and fewer of the opponent's (one load). Otherwise a capture, which keeps its
@@ -648,10 +645,7 @@ impl Game {
         if is_ko_retake || !self.board.is_next_to_empty(point) {
             return None;
         }
-        let stones = [
-            self.board.stone_count(Color::Black),
-            self.board.stone_count(Color::White),
-        ];
+        let stones = self.board.stone_counts();
         // Whatever it captures, the play leaves the mover one stone more and the opponent no
         // more than now: if no recorded position has such counts, it repeats nothing.
         if !self.history.may_repeat_keeping(color, stones) {
@@ -706,20 +700,11 @@ impl Game {
                 // retake is left to judge (the first check of `judge_repetition`), without a
                 // preview.
                 Some(QuietPlay::Captures)
-                    if !self.history.may_repeat_after_capture(
-                        color,
-                        [
-                            self.board.stone_count(Color::Black),
-                            self.board.stone_count(Color::White),
-                        ],
-                    ) =>
+                    if !self
+                        .history
+                        .may_repeat_after_capture(color, self.board.stone_counts()) =>
                 {
-                    let is_ko_retake = self.ko_ban == Some((color, point));
-                    return if is_ko_retake && self.rules.ko.bans_basic_ko() {
-                        Err(Reason::Ko)
-                    } else {
-                        Ok(())
-                    };
+                    return self.judge_basic_ko(color, point);
                 }
                 Some(QuietPlay::Lost | QuietPlay::Captures) => {}
             }
@@ -744,6 +729,17 @@ impl Game {
         )
     }
 
+    /// The ban on a basic ko's retake, where the ko rule has one: the first check of
+    /// [`Game::judge_repetition`], and all that is left to judge of a play that keeps its
+    /// stone when no recorded position could be repeated.
+    #[inline(always)]
+    fn judge_basic_ko(&self, color: Color, point: Point) -> Result<(), Reason> {
+        if self.ko_ban == Some((color, point)) && self.rules.ko.bans_basic_ko() {
+            return Err(Reason::Ko);
+        }
+        Ok(())
+    }
+
     /// The end of [`Game::judge`] for a play that keeps a stone on the board (or removes only
     /// what the self-capture rule allows) and makes a position of hash `hash_after`, changing
     /// the mover's stones by `own_change` and the opponent's by `foe_change`: the ban on a
@@ -757,10 +753,8 @@ impl Game {
         own_change: i64,
         foe_change: i64,
     ) -> Result<(), Reason> {
+        self.judge_basic_ko(color, point)?;
         let is_ko_retake = self.ko_ban == Some((color, point));
-        if is_ko_retake && self.rules.ko.bans_basic_ko() {
-            return Err(Reason::Ko);
-        }
         let mut stones_after = [0; 2];
         for (c, change) in [(color, own_change), (color.opponent(), foe_change)] {
             // Stone counts stay within the board's area, so neither sum leaves u32.
@@ -1084,10 +1078,7 @@ impl Game {
             // player to move, so the players have gone once round a cycle, which ends the
             // game under this ko rule.
             let board = &self.board;
-            let stones = [
-                board.stone_count(Color::Black),
-                board.stone_count(Color::White),
-            ];
+            let stones = board.stone_counts();
             if self
                 .history
                 .repeats(KoRule::Situational, color, board.hash(), stones, || {
