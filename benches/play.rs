@@ -1037,6 +1037,7 @@ mod openspiel {
     type Free = unsafe extern "C" fn(*mut c_void);
     type Run = unsafe extern "C" fn(*mut c_void, u64);
     type WholeGame = unsafe extern "C" fn(*mut c_void, u64) -> u64;
+    type Build = unsafe extern "C" fn() -> c_int;
 
     /// The oldest recipe of build.sh whose library is timed (`osg_build` in the shim): before
     /// 2 the library exported every symbol, so OpenSpiel's own calls were not inlined.
@@ -1085,7 +1086,6 @@ mod openspiel {
                     Ok(p)
                 }
             };
-            type Build = unsafe extern "C" fn() -> c_int;
             let stale = || {
                 format!(
                     "{} was built by an older benches/peers/openspiel/build.sh, which left \

@@ -9,8 +9,8 @@
 # OUT defaults to target/peers/libopenspiel_go.so; the bench looks there, or where
 # GOCONFORM_OPENSPIEL names, and skips the peer with a printed reason when it finds nothing.
 # Compiled with -O3 and link-time optimisation (the Rust side is built with fat LTO) for the
-# same x86-64 baseline as the Rust side (no -march). Symbols are hidden but for the shim's four
-# entry points: with the default visibility every function of go_board.cc is interposable in
+# same x86-64 baseline as the Rust side (no -march). Symbols are hidden but for the shim's entry
+# points: with the default visibility every function of go_board.cc is interposable in
 # a shared library, so GCC neither inlined nor bound locally the board's small calls (an
 # `add_liberty@plt` in the profile), which held OpenSpiel at 0.58-0.83x of its rate built this
 # way (one run each in turns, best of five, 2-core development machine: random play 7.0 against
